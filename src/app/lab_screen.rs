@@ -1,0 +1,212 @@
+//! The Lab screen: pick one of the experiments the game plugins register, set its size and
+//! seed, run it in the background with a progress bar, then read the result table and plots.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use egui_plot::{Bar, BarChart, Plot as EguiPlot, Points};
+
+use super::Screen;
+use super::panel::side_panel;
+use crate::lab::runner::{Experiment, SharedProgress, Shard, result_json, run_records};
+
+/// What a finished Lab run shows: the command line's JSON result and some plots.
+pub struct LabOutcome {
+    pub result: serde_json::Value,
+    pub plots: Vec<LabPlot>,
+}
+
+/// A plot of a Lab result, as plain data.
+pub enum LabPlot {
+    /// Counts of integer-valued observations (moves to completion, chain lengths).
+    Histogram { title: String, values: Vec<f64> },
+    /// Rates with 95% intervals, one bar each (win rates, success rates).
+    Rates { title: String, bars: Vec<(String, f64, [f64; 2])> },
+    /// Points in the unit square (e.g. weak vs strong solve rates).
+    Scatter { title: String, x_label: String, y_label: String, points: Vec<[f64; 2]> },
+}
+
+/// An experiment the Lab can run; registered by a game plugin with [`register_lab_experiment`].
+pub struct LabEntry {
+    pub game: Screen,
+    pub name: &'static str,
+    /// What the size counts ("games", "deals", ...).
+    pub size_label: &'static str,
+    pub default_size: u64,
+    /// Runs the experiment with `size` games from `seed`; `Ok(None)` when cancelled.
+    pub run: fn(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>>,
+}
+
+/// Runs experiment `exp` for the Lab and summarizes it the way the command line does;
+/// `plots` turns the records into plots.
+pub fn run_for_lab<E: Experiment>(
+    exp: &E,
+    seed: u64,
+    progress: &SharedProgress,
+    plots: impl FnOnce(&[E::Record]) -> Vec<LabPlot>,
+) -> anyhow::Result<Option<LabOutcome>> {
+    progress.total.store(exp.games(), Ordering::Relaxed);
+    let Some(games) = run_records(exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
+    let plots = plots(&games.records);
+    Ok(Some(LabOutcome { result: result_json(exp, seed, Shard::WHOLE, &games), plots }))
+}
+
+#[derive(Resource, Default)]
+pub struct LabCatalog(pub Vec<LabEntry>);
+
+/// Adds an experiment to the Lab screen.
+pub fn register_lab_experiment(app: &mut App, entry: LabEntry) {
+    app.world_mut().get_resource_or_init::<LabCatalog>().0.push(entry);
+}
+
+/// The Lab's form and the run in flight or finished.
+#[derive(Resource)]
+struct LabState {
+    selected: usize,
+    size: u64,
+    seed: u64,
+    running: Option<(Arc<SharedProgress>, JoinHandle<anyhow::Result<Option<LabOutcome>>>)>,
+    outcome: Option<Result<LabOutcome, String>>,
+}
+
+impl Default for LabState {
+    fn default() -> Self {
+        LabState { selected: usize::MAX, size: 0, seed: 1, running: None, outcome: None }
+    }
+}
+
+pub struct LabPlugin;
+
+impl Plugin for LabPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<LabCatalog>()
+            .init_resource::<LabState>()
+            .add_systems(Update, collect_finished_run.run_if(in_state(Screen::Lab)))
+            .add_systems(EguiPrimaryContextPass, lab_ui.run_if(in_state(Screen::Lab)));
+        app.world_mut().resource_mut::<super::BuiltScreens>().0.push(Screen::Lab);
+    }
+}
+
+fn collect_finished_run(mut state: ResMut<LabState>) {
+    if !state.running.as_ref().is_some_and(|(_, handle)| handle.is_finished()) {
+        return;
+    }
+    let (_, handle) = state.running.take().expect("checked above");
+    state.outcome = match handle.join() {
+        Ok(Ok(Some(outcome))) => Some(Ok(outcome)),
+        Ok(Ok(None)) => None,
+        Ok(Err(e)) => Some(Err(format!("{e:#}"))),
+        Err(_) => Some(Err("the experiment panicked".into())),
+    };
+}
+
+fn lab_ui(mut contexts: EguiContexts, catalog: Res<LabCatalog>, mut state: ResMut<LabState>, mut next: ResMut<NextState<Screen>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let state = &mut *state;
+    side_panel(ctx, Screen::Lab, &mut next, |ui| experiment_form(ui, &catalog.0, state));
+    let mut root = super::panel::root_ui(ctx);
+    egui::CentralPanel::default().show(&mut root, |ui| match &state.outcome {
+        None if catalog.0.is_empty() => {
+            ui.label("No experiments yet: the game screens that register them are not built.");
+        }
+        None => {
+            ui.label("Pick an experiment on the left and press Run.");
+        }
+        Some(Err(message)) => {
+            ui.colored_label(egui::Color32::from_rgb(230, 90, 80), message);
+        }
+        Some(Ok(outcome)) => outcome_ui(ui, outcome),
+    });
+    Ok(())
+}
+
+fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState) {
+    for (i, entry) in catalog.iter().enumerate() {
+        if ui.radio(state.selected == i, format!("{}: {}", entry.game.title(), entry.name)).clicked() {
+            state.selected = i;
+            state.size = entry.default_size;
+        }
+    }
+    let Some(entry) = catalog.get(state.selected) else { return };
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.label(entry.size_label);
+        ui.add(egui::DragValue::new(&mut state.size).range(1..=1_000_000));
+    });
+    ui.horizontal(|ui| {
+        ui.label("seed");
+        ui.add(egui::DragValue::new(&mut state.seed));
+    });
+    match &state.running {
+        Some((progress, _)) => {
+            let done = progress.done.load(Ordering::Relaxed);
+            let total = progress.total.load(Ordering::Relaxed).max(1);
+            ui.add(egui::ProgressBar::new(done as f32 / total as f32).text(format!("{done}/{total} {}", entry.size_label)));
+            if ui.button("Cancel").clicked() {
+                progress.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        None => {
+            if ui.button("Run").clicked() {
+                let progress = Arc::new(SharedProgress::default());
+                let (run, size, seed, shared) = (entry.run, state.size, state.seed, progress.clone());
+                let handle = std::thread::spawn(move || run(size, seed, &shared));
+                state.running = Some((progress, handle));
+                state.outcome = None;
+            }
+        }
+    }
+}
+
+fn outcome_ui(ui: &mut egui::Ui, outcome: &LabOutcome) {
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        ui.heading("Result");
+        ui.monospace(crate::lab::runner::text_report(&outcome.result));
+        for (i, plot) in outcome.plots.iter().enumerate() {
+            plot_ui(ui, i, plot);
+        }
+    });
+}
+
+fn plot_ui(ui: &mut egui::Ui, index: usize, plot: &LabPlot) {
+    let id = format!("lab-plot-{index}");
+    match plot {
+        LabPlot::Histogram { title, values } => {
+            ui.label(title);
+            let mut counts = std::collections::BTreeMap::<i64, u32>::new();
+            for v in values {
+                *counts.entry(v.round() as i64).or_default() += 1;
+            }
+            let bars = counts.into_iter().map(|(x, n)| Bar::new(x as f64, n as f64).width(0.9)).collect();
+            EguiPlot::new(id).height(220.0).show(ui, |p| p.bar_chart(BarChart::new(title.clone(), bars)));
+        }
+        LabPlot::Rates { title, bars } => {
+            ui.label(title);
+            for (name, rate, [lo, hi]) in bars {
+                ui.monospace(format!("{name}: {rate:.3} [{lo:.3}, {hi:.3}]"));
+            }
+            let chart = bars.iter().enumerate().map(|(i, (name, rate, _))| Bar::new(i as f64, *rate).name(name).width(0.6));
+            let whiskers = bars.iter().enumerate().flat_map(|(i, (_, _, [lo, hi]))| [[i as f64, *lo], [i as f64, *hi]]);
+            EguiPlot::new(id).height(220.0).include_y(0.0).include_y(1.0).show(ui, |p| {
+                p.bar_chart(BarChart::new(title.clone(), chart.collect()));
+                p.points(Points::new("95% interval", whiskers.collect::<Vec<_>>()).radius(3.0));
+            });
+        }
+        LabPlot::Scatter { title, x_label, y_label, points } => {
+            ui.label(title);
+            EguiPlot::new(id)
+                .height(320.0)
+                .data_aspect(1.0)
+                .x_axis_label(x_label.clone())
+                .y_axis_label(y_label.clone())
+                .include_x(0.0)
+                .include_x(1.0)
+                .include_y(0.0)
+                .include_y(1.0)
+                .show(ui, |p| p.points(Points::new(title.clone(), points.clone()).radius(3.0)));
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The desktop program: Bevy draws the boards, egui the panels. One plugin per screen; the
+//! game plugins only read and write their game's state through `crate::games`.
+
+pub mod ai_task;
+pub mod lab_screen;
+pub mod menu;
+pub mod panel;
+pub mod screenshot;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_egui::EguiPlugin;
+
+/// The screens of the program, one Bevy state each.
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+pub enum Screen {
+    #[default]
+    Menu,
+    Puyo,
+    Nazo,
+    #[value(name = "calc")]
+    Calculation,
+    Labyrinth,
+    Shanghai,
+    Lab,
+}
+
+impl Screen {
+    /// The game screens in menu order.
+    pub const GAMES: [Screen; 5] = [Screen::Puyo, Screen::Nazo, Screen::Calculation, Screen::Labyrinth, Screen::Shanghai];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Screen::Menu => "Menu",
+            Screen::Puyo => "Puyo Puyo",
+            Screen::Nazo => "Nazo Puyo",
+            Screen::Calculation => "Calculation",
+            Screen::Labyrinth => "Labyrinth",
+            Screen::Shanghai => "Shanghai",
+            Screen::Lab => "Lab",
+        }
+    }
+
+    /// One line on what the screen offers, shown in the menu.
+    pub fn blurb(self) -> &'static str {
+        match self {
+            Screen::Menu => "",
+            Screen::Puyo => "Chain-building AI from relation-matrix templates and potential maximization; versus play.",
+            Screen::Nazo => "Puzzle solver and a generator of artistic puzzles using garbage puyos.",
+            Screen::Calculation => "Card solitaire played from exhaustive stack-game probability tables.",
+            Screen::Labyrinth => "The sliding-maze board game: Big Brain, Saboteur and five heuristic bots.",
+            Screen::Shanghai => "Mahjong solitaire: imperfect-information player and skill-testing instances.",
+            Screen::Lab => "Run the papers' experiments with progress, result tables and plots.",
+        }
+    }
+}
+
+/// The screens whose plugin is part of this build; the menu greys out the others.
+#[derive(Resource, Debug, Default)]
+pub struct BuiltScreens(pub Vec<Screen>);
+
+/// `--demo`: game screens start with AIs in every seat.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct DemoMode(pub bool);
+
+/// How the window is opened.
+#[derive(Debug, Clone, Default)]
+pub struct AppOptions {
+    pub screen: Screen,
+    pub demo: bool,
+    /// Save a PNG of the window after this many frames, then exit.
+    pub screenshot: Option<(PathBuf, u32)>,
+}
+
+/// Opens the window and runs until it is closed.
+pub fn run(options: AppOptions) -> AppExit {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "asobi".into(),
+            resolution: WindowResolution::new(1280, 800),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins(EguiPlugin::default())
+    .insert_resource(ClearColor(panel::BACKGROUND))
+    .insert_resource(DemoMode(options.demo))
+    .init_resource::<BuiltScreens>()
+    .insert_state(options.screen)
+    .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
+    .add_systems(Startup, spawn_camera);
+    if let Some((path, frames)) = options.screenshot {
+        app.add_plugins(screenshot::ScreenshotPlugin { path, frames });
+    }
+    app.run()
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn(Camera2d);
+}

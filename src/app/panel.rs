@@ -1,0 +1,87 @@
+//! The frame every screen shares: colours, the egui side panel that game screens fill, and
+//! the part of the window left for the board.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::Screen;
+
+/// Window background behind boards.
+pub const BACKGROUND: Color = Color::srgb(0.09, 0.10, 0.13);
+
+/// Width of the side panel in logical pixels.
+pub const PANEL_WIDTH: f32 = 340.0;
+
+/// The part of the window not covered by the side panel, in world coordinates of the 2D
+/// camera (origin at the window centre, y up). Boards centre themselves in it.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct BoardArea {
+    pub center: Vec2,
+    pub size: Vec2,
+}
+
+impl Default for BoardArea {
+    fn default() -> Self {
+        BoardArea { center: Vec2::ZERO, size: Vec2::new(1280.0, 800.0) }
+    }
+}
+
+impl BoardArea {
+    /// The largest scale at which content of `content` size fits with a margin.
+    pub fn fit_scale(&self, content: Vec2) -> f32 {
+        let margin = 0.92;
+        (self.size.x * margin / content.x).min(self.size.y * margin / content.y)
+    }
+}
+
+pub struct PanelPlugin;
+
+impl Plugin for PanelPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<BoardArea>()
+            .add_systems(EguiPrimaryContextPass, style_egui.run_if(run_once))
+            .add_systems(Update, track_board_area);
+    }
+}
+
+/// Keeps [`BoardArea`] equal to the window minus the side panel (none on the menu).
+fn track_board_area(window: Single<&Window, With<PrimaryWindow>>, screen: Res<State<Screen>>, mut area: ResMut<BoardArea>) {
+    let panel = if *screen.get() == Screen::Menu { 0.0 } else { PANEL_WIDTH };
+    let size = Vec2::new((window.width() - panel).max(1.0), window.height());
+    let center = Vec2::new(panel / 2.0, 0.0);
+    let next = BoardArea { center, size };
+    if *area != next {
+        *area = next;
+    }
+}
+
+fn style_egui(mut contexts: EguiContexts) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    ctx.set_visuals(egui::Visuals::dark());
+    Ok(())
+}
+
+/// The whole-window `Ui` that panels are laid out in (egui 0.36 shows panels inside a `Ui`).
+pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "asobi-root".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    )
+}
+
+/// Draws a game screen's side panel: a way back to the menu, the title, then `contents`.
+pub fn side_panel(ctx: &egui::Context, screen: Screen, next: &mut NextState<Screen>, contents: impl FnOnce(&mut egui::Ui)) {
+    let mut root = root_ui(ctx);
+    egui::Panel::left("game-panel").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("◀ Menu").clicked() {
+                next.set(Screen::Menu);
+            }
+            ui.heading(screen.title());
+        });
+        ui.separator();
+        egui::ScrollArea::vertical().show(ui, contents);
+    });
+}

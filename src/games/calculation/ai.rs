@@ -1,0 +1,279 @@
+//! The players (paper §4–5, spec §5). [`Planner`] is the paper's program: a beam of at most L
+//! assignment plans, each position scored by the best plan's stack-game estimate, with
+//! lookahead 0 (score the position a move reaches) or 1 (average over the next card's rank of
+//! the best reply's level-0 score). Moves off the stacks follow the best plan (the appendix
+//! keeps playable cards on the stacks when the plan says so); once the stock is empty the
+//! stacks are cleared by exhaustive search.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::log::GameLog;
+use super::oracle;
+use super::plan::{Plan, Table, estimate};
+use super::rules::{Card, Deal, FOUNDATIONS, Game, Observation, RuleError, Target, next_rank, rank_char};
+
+/// A player's choice for one turn: where the drawn card goes, then the stack tops it plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// `None` once the stock is empty (only `moves` remain).
+    pub target: Option<Target>,
+    /// (stack, foundation) moves, in order, after the placement.
+    pub moves: Vec<(u8, u8)>,
+    /// The estimated success of the chosen move (stack-game scale, not a real win chance).
+    pub estimate: f64,
+    /// One line saying why, for the GUI's log.
+    pub why: String,
+}
+
+/// A Calculation player: sees only an [`Observation`] (never the stock order).
+pub trait Player: Send {
+    fn name(&self) -> String;
+    fn decide(&mut self, obs: &Observation) -> Decision;
+    /// The foundation this player currently means `card` (on a stack) for, if it says.
+    fn label(&self, _card: Card) -> Option<u8> {
+        None
+    }
+}
+
+/// The paper's tunable parameters. Default: its best configuration (lookahead 1, L = 200).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlannerParams {
+    /// L: assignment plans kept.
+    pub plans: usize,
+    /// 0 or 1.
+    pub lookahead: u8,
+    /// Two-foundation stack games with more stock cards than this get pair factor 1 instead of
+    /// an exact value (an asobi bound on time; 24 = always exact).
+    pub pair_limit: usize,
+}
+
+impl Default for PlannerParams {
+    fn default() -> Self {
+        PlannerParams { plans: 200, lookahead: 1, pair_limit: 14 }
+    }
+}
+
+/// The table after one placement and the plan cascade, with the plans that survive.
+#[derive(Clone, Debug)]
+struct Step {
+    table: Table,
+    beam: Vec<Plan>,
+    value: f64,
+    moves: Vec<(u8, u8)>,
+}
+
+/// The paper's assignment-plan player.
+#[derive(Clone, Debug)]
+pub struct Planner {
+    pub params: PlannerParams,
+    beam: Vec<Plan>,
+}
+
+/// One option of the drawn card with its estimate, for showing the AI's view to a person.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub target: Target,
+    pub estimate: f64,
+}
+
+impl Planner {
+    pub fn new(params: PlannerParams) -> Planner {
+        Planner { params, beam: vec![Plan::default()] }
+    }
+
+    /// Every target of `card` on `table`: fitting foundations, then stacks (one empty stack).
+    fn targets(table: &Table, rank: u8) -> Vec<Target> {
+        let mut out: Vec<Target> = (0..FOUNDATIONS)
+            .filter(|&f| next_rank(f, table.foundations[f]) == Some(rank))
+            .map(|f| Target::Foundation(f as u8))
+            .collect();
+        let first_empty = table.stacks.iter().position(Vec::is_empty);
+        for (s, stack) in table.stacks.iter().enumerate() {
+            if !stack.is_empty() || first_empty == Some(s) {
+                out.push(Target::Stack(s as u8));
+            }
+        }
+        out
+    }
+
+    /// Places `card` on `target`, extends or repairs every plan, keeps the best L, then plays
+    /// the best plan's cascade.
+    fn advance(&self, table: &Table, beam: &[Plan], card: Card, target: Target) -> Step {
+        let mut after = table.clone();
+        let children: Vec<Plan> = match target {
+            Target::Foundation(f) => {
+                after.foundations[f as usize] += 1;
+                beam.iter().flat_map(|p| p.after_play(table, card, f, false)).collect()
+            }
+            Target::Stack(s) => {
+                after.stacks[s as usize].push(card);
+                beam.iter().flat_map(|p| p.free_slots(table, card.rank).map(move |f| p.with(card, f))).collect()
+            }
+        };
+        let mut scored: Vec<(f64, Plan)> =
+            children.into_iter().map(|p| (estimate(&after, &p, self.params.pair_limit).value, p)).collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let value = scored.first().map_or(0.0, |s| s.0);
+        let mut beam = dedup(scored.into_iter().map(|(_, p)| p), self.params.plans);
+        let moves = beam.first().map(|best| after.cascade(best)).unwrap_or_default();
+        for &(s, f) in &moves {
+            let top = *after.stacks[s as usize].last().expect("cascade moves a card");
+            beam = dedup(beam.iter().flat_map(|p| p.after_play(&after, top, f, true)), self.params.plans);
+            after.stacks[s as usize].pop();
+            after.foundations[f as usize] += 1;
+        }
+        Step { table: after, beam, value, moves }
+    }
+
+    /// The lookahead-1 score of a step: over the next card's rank, the best level-0 reply.
+    fn lookahead(&self, step: &Step, next_id: u8, unseen: &[u8; 14]) -> f64 {
+        let total: u32 = unseen.iter().map(|&c| c as u32).sum();
+        if total == 0 {
+            return step.value;
+        }
+        let mut sum = 0.0;
+        for rank in 1..=13u8 {
+            if unseen[rank as usize] == 0 {
+                continue;
+            }
+            let card = Card { rank, id: next_id };
+            let best = Self::targets(&step.table, rank)
+                .into_iter()
+                .map(|t| self.advance(&step.table, &step.beam, card, t).value)
+                .fold(0.0, f64::max);
+            sum += unseen[rank as usize] as f64 * best;
+        }
+        sum / total as f64
+    }
+
+    /// Every option of the drawn card with its score at the configured lookahead, best first
+    /// among equals in target order (foundations, then stacks).
+    fn scored_options(&self, obs: &Observation, card: Card) -> Vec<(Target, f64, Step)> {
+        let table = Table { foundations: obs.foundations, stacks: obs.stacks.clone() };
+        Self::targets(&table, card.rank)
+            .into_iter()
+            .map(|t| {
+                let step = self.advance(&table, &self.beam, card, t);
+                let score = if self.params.lookahead == 0 { step.value } else { self.lookahead(&step, card.id + 1, &obs.unseen) };
+                (t, score, step)
+            })
+            .collect()
+    }
+
+    /// The AI's estimate for each place the drawn card may go (for the GUI's "show").
+    pub fn options(&self, obs: &Observation) -> Vec<Choice> {
+        let Some(card) = obs.drawn else { return Vec::new() };
+        self.scored_options(obs, card).into_iter().map(|(target, estimate, _)| Choice { target, estimate }).collect()
+    }
+
+    /// Plans currently kept.
+    pub fn plan_count(&self) -> usize {
+        self.beam.len()
+    }
+}
+
+/// Plans in order without repeats, at most `limit`.
+fn dedup(plans: impl IntoIterator<Item = Plan>, limit: usize) -> Vec<Plan> {
+    let mut seen = HashSet::new();
+    plans.into_iter().filter(|p| seen.insert(p.clone())).take(limit).collect()
+}
+
+fn target_name(t: Target) -> String {
+    match t {
+        Target::Foundation(f) => format!("foundation {f}"),
+        Target::Stack(s) => format!("stack {s}"),
+    }
+}
+
+impl Player for Planner {
+    fn name(&self) -> String {
+        format!("planner L={} lookahead={}", self.params.plans, self.params.lookahead)
+    }
+
+    fn decide(&mut self, obs: &Observation) -> Decision {
+        let Some(card) = obs.drawn else {
+            let moves = oracle::clear_stacks(obs.foundations, &obs.stacks).unwrap_or_default();
+            let why = if moves.is_empty() { "stock empty: nothing to clear" } else { "stock empty: clear the stacks" };
+            return Decision { target: None, moves, estimate: 0.0, why: why.into() };
+        };
+        let options = self.scored_options(obs, card);
+        let mut best = 0;
+        for (i, o) in options.iter().enumerate() {
+            if o.1 > options[best].1 {
+                best = i;
+            }
+        }
+        let (target, score, step) = options.into_iter().nth(best).expect("a drawn card always has a stack");
+        self.beam = step.beam;
+        let why = format!(
+            "{} to {}: estimate {score:.3e} ({} plans, lookahead {})",
+            rank_char(card.rank),
+            target_name(target),
+            self.beam.len(),
+            self.params.lookahead
+        );
+        Decision { target: Some(target), moves: step.moves, estimate: score, why }
+    }
+
+    fn label(&self, card: Card) -> Option<u8> {
+        self.beam.first().and_then(|p| p.label(card))
+    }
+}
+
+/// Plays `deal` to the end with `player` on `stacks` stacks, logging each draw if asked.
+/// Returns the final game (won or not).
+pub fn play_deal(
+    deal: &Deal,
+    stacks: usize,
+    player: &mut dyn Player,
+    mut log: Option<&mut GameLog>,
+) -> Result<Game, RuleError> {
+    let mut game = Game::new(deal.clone(), stacks)?;
+    loop {
+        let obs = game.observe();
+        let decision = player.decide(&obs);
+        if let Some(t) = decision.target {
+            game.place(t)?;
+        }
+        for &(s, f) in &decision.moves {
+            game.move_top(s, f)?;
+        }
+        match obs.drawn {
+            Some(card) => {
+                if let Some(log) = log.as_deref_mut() {
+                    log.block(card.id as usize, card, &game, |c| player.label(c));
+                }
+            }
+            None => break,
+        }
+    }
+    if let Some(log) = log {
+        log.finish(game.is_won());
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_played_deal_conserves_cards_and_wins_only_when_winnable() {
+        let params = PlannerParams { plans: 20, lookahead: 0, pair_limit: 12 };
+        let mut wins = 0;
+        for i in 0..6 {
+            let deal = Deal::from_seed(11, i);
+            let game = play_deal(&deal, 4, &mut Planner::new(params.clone()), None).unwrap();
+            assert_eq!(game.card_count(), 52);
+            assert_eq!(game.drawn_count(), 52);
+            if game.is_won() {
+                wins += 1;
+                assert!(matches!(oracle::solve(&deal, 4, oracle::DEFAULT_BUDGET), oracle::Verdict::Winnable(_)));
+            }
+        }
+        assert!(wins >= 3, "{wins}/6 with 4 stacks");
+    }
+}

@@ -1,0 +1,141 @@
+//! `asobi calc ...`: thin clap glue over the experiments and the game log.
+
+use anyhow::{bail, ensure};
+use serde_json::json;
+
+use super::ai::{Planner, PlannerParams, play_deal};
+use super::experiment::{Oracle, Play};
+use super::log::GameLog;
+use super::oracle::DEFAULT_BUDGET;
+use super::rules::{Deal, MAX_STACKS};
+use super::stack_game;
+use crate::lab::runner::{BatchOptions, OutputOptions, print_result, run_cli};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// The paper's player on N seeded deals: success rate (Tables 3 and 4).
+    Play(PlayArgs),
+    /// The perfect-information oracle on the same deals: how many can be won at all.
+    Oracle(OracleArgs),
+    /// Plays one deal and prints the game log in the layout of the paper's appendix.
+    Log(LogArgs),
+}
+
+/// The player's parameters (defaults: the paper's best, lookahead 1 with 200 plans).
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlayerArgs {
+    /// L: assignment plans kept.
+    #[arg(long, default_value_t = 200)]
+    pub plans: usize,
+    /// Lookahead level: 0 or 1.
+    #[arg(long, default_value_t = 1)]
+    pub lookahead: u8,
+    /// Two-foundation stack games with more stock cards than this use pair factor 1 instead
+    /// of an exact value (24 = always exact; slower at the start of a game).
+    #[arg(long, default_value_t = PlannerParams::default().pair_limit)]
+    pub pair_limit: usize,
+}
+
+impl PlayerArgs {
+    fn params(&self) -> anyhow::Result<PlannerParams> {
+        ensure!(self.plans >= 1, "--plans must be at least 1");
+        ensure!(self.lookahead <= 1, "--lookahead must be 0 or 1, not {}", self.lookahead);
+        ensure!(self.pair_limit <= 24, "--pair-limit must be at most 24 (two foundations of 12 cards)");
+        Ok(PlannerParams { plans: self.plans, lookahead: self.lookahead, pair_limit: self.pair_limit })
+    }
+}
+
+fn player_stacks(stacks: usize) -> anyhow::Result<usize> {
+    if !(1..=stack_game::MAX_STACKS).contains(&stacks) {
+        bail!("--stacks {stacks}: the player handles 1..={} stacks", stack_game::MAX_STACKS);
+    }
+    Ok(stacks)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// Waste stacks (the paper: 3 or 4).
+    #[arg(long, default_value_t = 3)]
+    pub stacks: usize,
+    /// Deals to play.
+    #[arg(long, default_value_t = 1000)]
+    pub deals: u64,
+    #[command(flatten)]
+    pub player: PlayerArgs,
+    /// Also run the oracle on every deal and report wins as a share of the winnable deals.
+    #[arg(long)]
+    pub oracle: bool,
+    /// The oracle's node budget per deal.
+    #[arg(long, default_value_t = DEFAULT_BUDGET)]
+    pub oracle_budget: u64,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct OracleArgs {
+    /// Waste stacks.
+    #[arg(long, default_value_t = 3)]
+    pub stacks: usize,
+    /// Deals to decide.
+    #[arg(long, default_value_t = 1000)]
+    pub deals: u64,
+    /// Search nodes per deal before the verdict is UNKNOWN.
+    #[arg(long, default_value_t = DEFAULT_BUDGET)]
+    pub budget: u64,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LogArgs {
+    /// Waste stacks.
+    #[arg(long, default_value_t = 3)]
+    pub stacks: usize,
+    /// The run seed (as in `play`).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Which deal of the run (0-based).
+    #[arg(long, default_value_t = 0)]
+    pub deal: u64,
+    #[command(flatten)]
+    pub player: PlayerArgs,
+    #[command(flatten)]
+    pub output: OutputOptions,
+}
+
+pub fn run(cmd: Command) -> anyhow::Result<()> {
+    match cmd {
+        Command::Play(a) => {
+            let exp = Play {
+                stacks: player_stacks(a.stacks)?,
+                deals: a.deals,
+                player: a.player.params()?,
+                oracle_budget: a.oracle.then_some(a.oracle_budget),
+            };
+            run_cli(&exp, &a.batch)?;
+        }
+        Command::Oracle(a) => {
+            ensure!((1..=MAX_STACKS).contains(&a.stacks), "--stacks {}: the oracle handles 1..={MAX_STACKS}", a.stacks);
+            ensure!(a.budget >= 1, "--budget must be at least 1");
+            run_cli(&Oracle { stacks: a.stacks, deals: a.deals, budget: a.budget }, &a.batch)?;
+        }
+        Command::Log(a) => {
+            let params = a.player.params()?;
+            let stacks = player_stacks(a.stacks)?;
+            let header = format!(
+                "Calculation: seed {} deal {} stacks {stacks} plans {} lookahead {}",
+                a.seed, a.deal, params.plans, params.lookahead
+            );
+            let mut log = GameLog::new(&header);
+            let deal = Deal::from_seed(a.seed, a.deal);
+            let game = play_deal(&deal, stacks, &mut Planner::new(params), Some(&mut log))?;
+            if a.output.json {
+                print_result(&json!({"won": game.is_won(), "log": log.text}), &a.output);
+            } else {
+                print!("{}", log.text);
+            }
+        }
+    }
+    Ok(())
+}

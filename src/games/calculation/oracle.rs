@@ -1,0 +1,334 @@
+//! The perfect-information oracle (spec §9a): knows the whole deal and decides whether it can
+//! be won with S stacks, the ceiling of any real player on the same deals.
+//!
+//! Depth-first search over (cards drawn, foundation heights, stacks) with a transposition
+//! table of failed states keyed with the stacks sorted (identical stacks are tried once).
+//! Plays are optional and a rank may go to any foundation that needs it, so the search
+//! branches on both. The one pruning: a card whose rank has a single open slot left on the
+//! foundations and fits it now is played at once. That is safe: the card must end there, and
+//! playing it earlier only removes it from a stack (every later play stays legal).
+
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+
+use serde::{Deserialize, Serialize};
+
+use super::rules::{Card, Deal, FOUNDATIONS, FULL, Game, RuleError, Target, next_rank, slot_of};
+use crate::lab::rng::mix64;
+
+/// One step of a witness, replayable in the rules engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// The drawn card goes here.
+    Place(Target),
+    /// The top of a stack goes to a foundation.
+    Move { stack: u8, foundation: u8 },
+}
+
+/// What the oracle found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Winnable(Vec<Action>),
+    Unwinnable,
+    /// The node budget ran out first.
+    Unknown,
+}
+
+/// Default search budget per deal (nodes).
+pub const DEFAULT_BUDGET: u64 = 2_000_000;
+
+/// Decides the deal for `stacks` stacks within `budget` nodes.
+pub fn solve(deal: &Deal, stacks: usize, budget: u64) -> Verdict {
+    let mut s = Search::new(&deal.ranks, [0; FOUNDATIONS], vec![Vec::new(); stacks], budget);
+    if s.dfs() {
+        Verdict::Winnable(s.path)
+    } else if s.out_of_budget {
+        Verdict::Unknown
+    } else {
+        Verdict::Unwinnable
+    }
+}
+
+/// With the stock empty: the (stack, foundation) moves that clear every stack, if any do.
+pub fn clear_stacks(foundations: [u8; FOUNDATIONS], stacks: &[Vec<Card>]) -> Option<Vec<(u8, u8)>> {
+    let ranks = stacks.iter().map(|s| s.iter().map(|c| c.rank).collect()).collect();
+    let mut s = Search::new(&[], foundations, ranks, DEFAULT_BUDGET);
+    s.dfs().then(|| {
+        s.path
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Move { stack, foundation } => Some((stack, foundation)),
+                Action::Place(_) => None,
+            })
+            .collect()
+    })
+}
+
+/// Plays `actions` on a fresh game of `deal`: the check that a witness really wins.
+pub fn replay(deal: &Deal, stacks: usize, actions: &[Action]) -> Result<Game, RuleError> {
+    let mut g = Game::new(deal.clone(), stacks)?;
+    for a in actions {
+        match *a {
+            Action::Place(t) => g.place(t)?,
+            Action::Move { stack, foundation } => g.move_top(stack, foundation)?,
+        }
+    }
+    Ok(g)
+}
+
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl std::hash::Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = mix64(self.0 ^ b as u64);
+        }
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.0 = x as u64 ^ (x >> 64) as u64;
+    }
+}
+
+struct Search<'a> {
+    deck: &'a [u8],
+    drawn: usize,
+    heights: [u8; FOUNDATIONS],
+    stacks: Vec<Vec<u8>>,
+    path: Vec<Action>,
+    failed: HashSet<u128, BuildHasherDefault<IdentityHasher>>,
+    nodes: u64,
+    budget: u64,
+    out_of_budget: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(deck: &'a [u8], heights: [u8; FOUNDATIONS], stacks: Vec<Vec<u8>>, budget: u64) -> Self {
+        Search {
+            deck,
+            drawn: 0,
+            heights,
+            stacks,
+            path: Vec::new(),
+            failed: HashSet::default(),
+            nodes: 0,
+            budget,
+            out_of_budget: false,
+        }
+    }
+
+    fn fits(&self, f: usize, rank: u8) -> bool {
+        next_rank(f, self.heights[f]) == Some(rank)
+    }
+
+    /// The one foundation whose slot for `rank` is still open, if only one is.
+    fn only_open(&self, rank: u8) -> Option<usize> {
+        let mut open = (0..FOUNDATIONS).filter(|&f| self.heights[f] < slot_of(f, rank));
+        let first = open.next()?;
+        open.next().is_none().then_some(first)
+    }
+
+    fn key(&self) -> u128 {
+        let mut per_stack: Vec<u64> =
+            self.stacks.iter().map(|s| s.iter().fold(0x5157u64, |h, &r| mix64(h ^ r as u64))).collect();
+        per_stack.sort_unstable();
+        let head = u64::from_le_bytes([
+            self.heights[0],
+            self.heights[1],
+            self.heights[2],
+            self.heights[3],
+            self.drawn as u8,
+            0,
+            0,
+            0,
+        ]);
+        let a = per_stack.iter().fold(mix64(head), |h, &x| mix64(h ^ x));
+        let b = per_stack.iter().fold(mix64(head ^ 0xABCD_EF01), |h, &x| mix64(h.rotate_left(17) ^ x));
+        (a as u128) << 64 | b as u128
+    }
+
+    fn do_move(&mut self, s: usize, f: usize) {
+        self.stacks[s].pop();
+        self.heights[f] += 1;
+        self.path.push(Action::Move { stack: s as u8, foundation: f as u8 });
+    }
+
+    fn undo_move(&mut self, s: usize, f: usize) {
+        self.heights[f] -= 1;
+        self.stacks[s].push(next_rank_at(f, self.heights[f]));
+        self.path.pop();
+    }
+
+    /// How soon a rank is needed: the fewest cards any open foundation still needs before it.
+    fn need(&self, rank: u8) -> u8 {
+        (0..FOUNDATIONS)
+            .filter(|&f| self.heights[f] < slot_of(f, rank))
+            .map(|f| slot_of(f, rank) - self.heights[f])
+            .min()
+            .unwrap_or(FULL + 1)
+    }
+
+    /// Stacks for a card of `rank`, most promising first, one of each identical group.
+    fn stack_order(&self, rank: u8) -> Vec<usize> {
+        let mut seen: Vec<&[u8]> = Vec::new();
+        let mut order: Vec<((u8, u8), usize)> = Vec::new();
+        let need = self.need(rank);
+        for (s, stack) in self.stacks.iter().enumerate() {
+            if seen.contains(&stack.as_slice()) {
+                continue;
+            }
+            seen.push(stack);
+            let score = match stack.last() {
+                None => (1, 0),
+                Some(&top) if self.need(top) >= need => (0, self.need(top) - need),
+                Some(&top) => (2, need - self.need(top)),
+            };
+            order.push((score, s));
+        }
+        order.sort();
+        order.into_iter().map(|(_, s)| s).collect()
+    }
+
+    fn dfs(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            self.out_of_budget = true;
+            return false;
+        }
+        // Forced plays (see the module doc).
+        let mut forced = Vec::new();
+        'forced: loop {
+            for s in 0..self.stacks.len() {
+                if let Some(&top) = self.stacks[s].last()
+                    && let Some(f) = self.only_open(top)
+                    && self.fits(f, top)
+                {
+                    self.do_move(s, f);
+                    forced.push((s, f));
+                    continue 'forced;
+                }
+            }
+            break;
+        }
+        let won = self.heights.iter().all(|&h| h == FULL);
+        if won || self.branch() {
+            return true;
+        }
+        for &(s, f) in forced.iter().rev() {
+            self.undo_move(s, f);
+        }
+        false
+    }
+
+    fn branch(&mut self) -> bool {
+        let key = self.key();
+        if self.failed.contains(&key) {
+            return false;
+        }
+        // Moves off the stacks first (one stack of each identical group).
+        for s in 0..self.stacks.len() {
+            let Some(&top) = self.stacks[s].last() else { continue };
+            if self.stacks[..s].contains(&self.stacks[s]) {
+                continue;
+            }
+            for f in 0..FOUNDATIONS {
+                if self.fits(f, top) {
+                    self.do_move(s, f);
+                    if self.dfs() {
+                        return true;
+                    }
+                    self.undo_move(s, f);
+                }
+            }
+        }
+        if self.out_of_budget {
+            return false;
+        }
+        // Then the next card: foundations it fits (alone when it has a single open slot),
+        // then stacks.
+        if let Some(&rank) = self.deck.get(self.drawn) {
+            let forced = self.only_open(rank).filter(|&f| self.fits(f, rank));
+            let mut targets: Vec<Target> = match forced {
+                Some(f) => vec![Target::Foundation(f as u8)],
+                None => (0..FOUNDATIONS).filter(|&f| self.fits(f, rank)).map(|f| Target::Foundation(f as u8)).collect(),
+            };
+            if forced.is_none() {
+                targets.extend(self.stack_order(rank).into_iter().map(|s| Target::Stack(s as u8)));
+            }
+            for t in targets {
+                self.drawn += 1;
+                match t {
+                    Target::Foundation(f) => self.heights[f as usize] += 1,
+                    Target::Stack(s) => self.stacks[s as usize].push(rank),
+                }
+                self.path.push(Action::Place(t));
+                if self.dfs() {
+                    return true;
+                }
+                self.path.pop();
+                match t {
+                    Target::Foundation(f) => self.heights[f as usize] -= 1,
+                    Target::Stack(s) => {
+                        self.stacks[s as usize].pop();
+                    }
+                }
+                self.drawn -= 1;
+                if self.out_of_budget {
+                    return false;
+                }
+            }
+        }
+        if !self.out_of_budget {
+            self.failed.insert(key);
+        }
+        false
+    }
+}
+
+/// The rank foundation f's card number `height + 1` has (for undoing a move).
+fn next_rank_at(f: usize, height: u8) -> u8 {
+    next_rank(f, height).expect("undo of a played card")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 2×4, 3×4, …, K×4, A×4: foundation 0 cannot start until the end (spec §2).
+    fn increasing_deal() -> Deal {
+        let mut ranks: Vec<u8> = (2..=13).flat_map(|r| [r; 4]).collect();
+        ranks.extend([1; 4]);
+        Deal::from_ranks(ranks).unwrap()
+    }
+
+    #[test]
+    fn twelve_stacks_always_win() {
+        for i in 0..20 {
+            let deal = Deal::from_seed(1, i);
+            let Verdict::Winnable(w) = solve(&deal, 12, DEFAULT_BUDGET) else { panic!("deal {i} not winnable") };
+            assert!(replay(&deal, 12, &w).unwrap().is_won());
+        }
+        let Verdict::Winnable(w) = solve(&increasing_deal(), 12, DEFAULT_BUDGET) else { panic!() };
+        assert!(replay(&increasing_deal(), 12, &w).unwrap().is_won());
+    }
+
+    #[test]
+    fn the_increasing_deal_loses_with_few_stacks() {
+        for s in 1..=3 {
+            assert_eq!(solve(&increasing_deal(), s, DEFAULT_BUDGET), Verdict::Unwinnable, "{s} stacks");
+        }
+    }
+
+    #[test]
+    fn clearing_the_stacks() {
+        let card = |rank| Card { rank, id: 0 };
+        // Foundation 0 needs Q then K, foundation 1 a K.
+        let moves = clear_stacks([11, 12, FULL, FULL], &[vec![card(13), card(12)], vec![card(13)]]);
+        assert_eq!(moves.map(|m| m.len()), Some(3));
+        // The Q under two kings: only one king has a place before the Q.
+        assert_eq!(clear_stacks([11, 12, FULL, FULL], &[vec![card(12), card(13), card(13)]]), None);
+    }
+}

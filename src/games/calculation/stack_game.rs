@@ -1,0 +1,389 @@
+//! The stack game (paper §3, spec §3): Calculation with every card's foundation fixed and the
+//! foundations' next cards drawn last, so every drawn card goes onto a stack. Its exact success
+//! probability for one and two foundations is what the player combines (spec §4).
+//!
+//! A position restricted to one or two foundations has a special shape: the stock cards of one
+//! foundation are totally ordered (the foundation order), so each foundation is a *chain* of
+//! cards with nested forbidden-stack sets, and the precedence between the two chains is a
+//! staircase: `cross[c][i]` = the first card of the other chain that card i of chain c must
+//! precede. This makes positions small `Copy` values and the successor rule a few loops.
+//!
+//! Values are exact (f64) and memoized per thread under a canonical key: stacks relabelled by
+//! sorting their columns (permutations of stacks) and the two chains in either order. The key
+//! keeps chain identity, which is sound for caching (spec §10.2) but coarser than the full
+//! DAG isomorphism of Tables 1–2 (see the tests for which table entries it reproduces).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Most stacks the stack game handles (4-bit forbidden sets in the key).
+pub const MAX_STACKS: usize = 4;
+/// Longest chain: a foundation's 13 slots less its next card (the head rule).
+pub const MAX_CHAIN: usize = 12;
+/// Cached positions per thread before the cache is cleared (about 48 bytes each).
+const CACHE_LIMIT: usize = 1 << 24;
+
+/// A stack-game position over one or two foundations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    stacks: u8,
+    len: [u8; 2],
+    /// Forbidden stacks of each card, by chain; nested along a chain.
+    mask: [[u8; MAX_CHAIN]; 2],
+    /// `cross[c][i]`: first index j of chain 1−c with (c, i) before (1−c, j); the other
+    /// chain's length when none. Non-decreasing in i.
+    cross: [[u8; MAX_CHAIN]; 2],
+}
+
+impl Position {
+    /// One foundation: `masks` are the forbidden stacks of its stock cards in foundation order.
+    pub fn single(stacks: usize, masks: &[u8]) -> Position {
+        Position::pair(stacks, masks, &[], &vec![0; masks.len()], &[])
+    }
+
+    /// Two foundations: their chains' masks and the cross staircases (see the field docs).
+    pub fn pair(stacks: usize, a: &[u8], b: &[u8], cross_a: &[u8], cross_b: &[u8]) -> Position {
+        assert!((1..=MAX_STACKS).contains(&stacks), "the stack game handles 1..={MAX_STACKS} stacks");
+        assert!(a.len() <= MAX_CHAIN && b.len() <= MAX_CHAIN, "chains hold at most {MAX_CHAIN} cards");
+        let mut p = Position {
+            stacks: stacks as u8,
+            len: [a.len() as u8, b.len() as u8],
+            mask: [[0; MAX_CHAIN]; 2],
+            cross: [[0; MAX_CHAIN]; 2],
+        };
+        p.mask[0][..a.len()].copy_from_slice(a);
+        p.mask[1][..b.len()].copy_from_slice(b);
+        p.cross[0][..a.len()].copy_from_slice(&cross_a[..a.len()]);
+        p.cross[1][..b.len()].copy_from_slice(&cross_b[..b.len()]);
+        p
+    }
+
+    /// Stock cards in the position.
+    pub fn cards(&self) -> usize {
+        (self.len[0] + self.len[1]) as usize
+    }
+
+    fn full(&self) -> u8 {
+        (1u8 << self.stacks) - 1
+    }
+
+    /// Some card may go on no stack (masks are nested, so the last of each chain tells).
+    fn dead(&self) -> bool {
+        (0..2).any(|c| self.len[c] > 0 && self.mask[c][self.len[c] as usize - 1] == self.full())
+    }
+
+    /// The successor rule (spec §3.2): card i of chain c goes on stack s.
+    pub fn place(&self, c: usize, i: usize, s: u8) -> Position {
+        let o = 1 - c;
+        let (lc, lo) = (self.len[c] as usize, self.len[o] as usize);
+        let add = self.mask[c][i] | (1 << s);
+        let mut p = *self;
+        // Z in the own chain is every later card: those blocked behind s come after i anyway.
+        for m in &mut p.mask[c][i + 1..lc] {
+            *m |= add;
+        }
+        // Z in the other chain: i's successors and the cards already blocked behind stack s.
+        let blocked = (0..lo).find(|&j| self.mask[o][j] & (1 << s) != 0).unwrap_or(lo);
+        let from = (self.cross[c][i] as usize).min(blocked);
+        for m in &mut p.mask[o][from..lo] {
+            *m |= add;
+        }
+        // i's predecessors in its own chain now precede all of Z (the other chain's
+        // predecessors of i precede the own part of Z already, and the rest is their own chain).
+        for x in &mut p.cross[c][..i] {
+            *x = (*x).min(from as u8);
+        }
+        // Remove card i.
+        p.mask[c].copy_within(i + 1..lc, i);
+        p.cross[c].copy_within(i + 1..lc, i);
+        p.mask[c][lc - 1] = 0;
+        p.cross[c][lc - 1] = 0;
+        p.len[c] -= 1;
+        for x in &mut p.cross[o][..lo] {
+            if *x as usize > i {
+                *x -= 1;
+            }
+        }
+        p
+    }
+
+    /// The cache key with stacks relabelled canonically and chains in order `(c0, 1 − c0)`.
+    fn key_from(&self, c0: usize) -> Key {
+        let order = [c0, 1 - c0];
+        // Column signature of each stack: which cards forbid it. Sorting the columns makes a
+        // key that is the same for every permutation of the stacks.
+        let mut sig = [(0u32, 0u8); MAX_STACKS];
+        for (s, entry) in sig.iter_mut().enumerate().take(self.stacks as usize) {
+            let mut bits = 0u32;
+            for &c in &order {
+                for i in 0..self.len[c] as usize {
+                    bits = bits << 1 | (self.mask[c][i] >> s & 1) as u32;
+                }
+            }
+            *entry = (bits, s as u8);
+        }
+        sig[..self.stacks as usize].sort_unstable_by(|a, b| b.cmp(a));
+        let mut relabel = [0u8; MAX_STACKS];
+        for (new, &(_, old)) in sig.iter().enumerate().take(self.stacks as usize) {
+            relabel[old as usize] = new as u8;
+        }
+        let remap = |m: u8| (0..self.stacks).filter(|&s| m >> s & 1 == 1).fold(0u8, |acc, s| acc | 1 << relabel[s as usize]);
+        let mut lo = self.stacks as u128 | (self.len[c0] as u128) << 4 | (self.len[1 - c0] as u128) << 8;
+        let mut hi = 0u128;
+        for (k, &c) in order.iter().enumerate() {
+            for i in 0..self.len[c] as usize {
+                lo |= (remap(self.mask[c][i]) as u128) << (12 + 4 * (MAX_CHAIN * k + i));
+                hi |= (self.cross[c][i] as u128) << (4 * (MAX_CHAIN * k + i));
+            }
+        }
+        Key(lo, hi)
+    }
+
+    fn key(&self) -> Key {
+        if self.len[1] == 0 { self.key_from(0) } else { self.key_from(0).min(self.key_from(1)) }
+    }
+
+    /// Stacks that are interchangeable in this position (the same forbidden column) give the
+    /// same value: only the first of each class needs trying.
+    fn distinct_stacks(&self) -> Vec<u8> {
+        let column = |s: u8| {
+            (0..2).flat_map(|c| (0..self.len[c] as usize).map(move |i| (c, i))).fold(0u32, |acc, (c, i)| {
+                acc << 1 | (self.mask[c][i] >> s & 1) as u32
+            })
+        };
+        let mut seen: Vec<u32> = Vec::new();
+        let mut out = Vec::new();
+        for s in 0..self.stacks {
+            let col = column(s);
+            if !seen.contains(&col) {
+                seen.push(col);
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    /// The exact success probability under best play: memoized exhaustive search.
+    pub fn value(&self) -> f64 {
+        if self.cards() == 0 {
+            return 1.0;
+        }
+        if self.dead() {
+            return 0.0;
+        }
+        let key = self.key();
+        if let Some(v) = CACHE.with(|c| c.borrow().get(&key).copied()) {
+            return v;
+        }
+        let stacks = self.distinct_stacks();
+        let mut sum = 0.0;
+        for c in 0..2 {
+            for i in 0..self.len[c] as usize {
+                let mut best = 0.0f64;
+                for &s in &stacks {
+                    if self.mask[c][i] >> s & 1 == 0 {
+                        best = best.max(self.place(c, i, s).value());
+                        if best == 1.0 {
+                            break;
+                        }
+                    }
+                }
+                sum += best;
+            }
+        }
+        let v = sum / self.cards() as f64;
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= CACHE_LIMIT {
+                c.clear();
+            }
+            c.insert(key, v);
+        });
+        v
+    }
+
+    /// Canonical positions reachable from this one that are neither empty nor dead,
+    /// this one included: the counts of the paper's Tables 1–2 under this module's key.
+    pub fn count_reachable(&self) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![*self];
+        while let Some(p) = todo.pop() {
+            if p.cards() == 0 || p.dead() || !seen.insert(p.key()) {
+                continue;
+            }
+            for c in 0..2 {
+                for i in 0..p.len[c] as usize {
+                    for s in 0..p.stacks {
+                        if p.mask[c][i] >> s & 1 == 0 {
+                            todo.push(p.place(c, i, s));
+                        }
+                    }
+                }
+            }
+        }
+        seen.len()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+struct Key(u128, u128);
+
+/// A multiply-xorshift hasher: the keys are already dense bit patterns.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = crate::lab::rng::mix64(self.0 ^ x);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+}
+
+thread_local! {
+    static CACHE: RefCell<HashMap<Key, f64, BuildHasherDefault<KeyHasher>>> = RefCell::new(HashMap::default());
+}
+
+/// Positions cached on this thread (for benchmarks and reports).
+pub fn cached_positions() -> usize {
+    CACHE.with(|c| c.borrow().len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(n: usize) -> Vec<u8> {
+        vec![0; n]
+    }
+
+    /// Brute force straight from the definition (spec §3.2) on a general DAG of single cards:
+    /// `succ[x]` = cards that must come after x (transitively closed), `forbid[x]` = stacks.
+    fn brute(stacks: u8, succ: Vec<u32>, forbid: Vec<u8>) -> f64 {
+        let n = succ.len();
+        if n == 0 {
+            return 1.0;
+        }
+        if forbid.iter().any(|&f| f == (1 << stacks) - 1) {
+            return 0.0;
+        }
+        let mut sum = 0.0;
+        for x in 0..n {
+            let mut best = 0.0f64;
+            for s in 0..stacks {
+                if forbid[x] >> s & 1 == 1 {
+                    continue;
+                }
+                let z: Vec<usize> = (0..n).filter(|&z| z != x && (succ[x] >> z & 1 == 1 || forbid[z] >> s & 1 == 1)).collect();
+                let (mut succ2, mut forbid2) = (succ.clone(), forbid.clone());
+                for &zz in &z {
+                    forbid2[zz] |= forbid[x] | 1 << s;
+                }
+                for r in 0..n {
+                    if succ[r] >> x & 1 == 1 {
+                        for &zz in &z {
+                            succ2[r] |= 1 << zz;
+                        }
+                    }
+                }
+                let keep: Vec<usize> = (0..n).filter(|&k| k != x).collect();
+                let squeeze = |bits: u32| keep.iter().enumerate().fold(0u32, |acc, (new, &old)| acc | ((bits >> old & 1) << new));
+                let v = brute(
+                    stacks,
+                    keep.iter().map(|&k| squeeze(succ2[k])).collect(),
+                    keep.iter().map(|&k| forbid2[k]).collect(),
+                );
+                best = best.max(v);
+            }
+            sum += best;
+        }
+        sum / n as f64
+    }
+
+    /// The general-DAG form of a chain-pair position, for [`brute`].
+    fn as_dag(p: &Position) -> (Vec<u32>, Vec<u8>) {
+        let (la, lb) = (p.len[0] as usize, p.len[1] as usize);
+        let id = |c: usize, i: usize| if c == 0 { i } else { la + i };
+        let mut succ = vec![0u32; la + lb];
+        let mut forbid = vec![0u8; la + lb];
+        for c in 0..2 {
+            let (l, lo) = (p.len[c] as usize, p.len[1 - c] as usize);
+            for i in 0..l {
+                forbid[id(c, i)] = p.mask[c][i];
+                for k in i + 1..l {
+                    succ[id(c, i)] |= 1 << id(c, k);
+                }
+                for j in p.cross[c][i] as usize..lo {
+                    succ[id(c, i)] |= 1 << id(1 - c, j);
+                }
+            }
+        }
+        (succ, forbid)
+    }
+
+    #[test]
+    fn the_papers_example_graph() {
+        // Spec §4: a=[7{}] → b=[1{1}] ← c=[3{}] → d=[1{1}], 3 stacks; its value is p0 of the
+        // worked example... as chains: a,b is foundation 0 (7 cards then K-0); c,d foundation 3.
+        let a = [0, 0, 0, 0, 0, 0, 0, 2];
+        let b = [0, 0, 0, 2];
+        // every card of c precedes b (index 7 of chain a); a never precedes chain b.
+        let p = Position::pair(3, &a, &b, &[4; 8], &[7, 7, 7, 8]);
+        assert!((Position::single(3, &a).value() - 0.3910466).abs() < 5e-8);
+        assert!((Position::single(3, &b).value() - 23.0 / 24.0).abs() < 1e-12);
+        assert!((p.value() - 0.3513412).abs() < 5e-8, "{}", p.value());
+    }
+
+    #[test]
+    fn matches_brute_force_on_tiny_instances() {
+        let cases = [
+            Position::pair(2, &[0, 0, 1], &[0, 1], &[1, 2, 2], &[2, 3]),
+            Position::pair(3, &[0, 0, 2], &[0, 2, 2], &[3, 3, 3], &[2, 3, 3]),
+            Position::pair(2, &[0, 0, 0], &[0, 0, 0], &[3, 3, 3], &[3, 3, 3]),
+            Position::pair(3, &[0, 1, 1, 3], &[1, 3], &[2, 2, 2, 2], &[4, 4]),
+            Position::single(2, &[0, 0, 0, 1, 1]),
+        ];
+        for p in cases {
+            let (succ, forbid) = as_dag(&p);
+            let want = brute(p.stacks, succ, forbid);
+            assert!((p.value() - want).abs() < 1e-12, "{p:?}: {} vs brute {want}", p.value());
+        }
+    }
+
+    #[test]
+    fn successor_example_of_the_paper() {
+        // Spec §3.2: (a)=[7{}]→(b)=[1{1}], (c)=[3{}]→(b), (c)→(d)=[1{1}]; draw c's 2nd card.
+        // Chain 0 = a then b, chain 1 = c then d.
+        let p = Position::pair(3, &[0, 0, 0, 0, 0, 0, 0, 2], &[0, 0, 0, 2], &[4; 8], &[7, 7, 7, 8]);
+        let q = p.place(1, 1, 0);
+        // c1 = [1{}], c3 = [1{0}], b = [1{0,1}], d = [1{0,1}]; c1 → c3, c3 → b, c3 → d, a → b.
+        assert_eq!(&q.mask[1][..3], &[0, 1, 3]);
+        assert_eq!(q.mask[0][7], 3);
+        assert_eq!(&q.cross[1][..3], &[7, 7, 8]);
+        let q = p.place(1, 1, 2);
+        assert_eq!(&q.mask[1][..3], &[0, 4, 6]);
+        assert_eq!(q.mask[0][7], 6);
+    }
+
+    #[test]
+    fn table_counts_single_foundation() {
+        // Row m = 1 of Tables 1 (3 stacks) and 2 (4 stacks).
+        let t1 = [1, 3, 7, 14, 25, 41, 63, 92, 129, 175, 231, 298];
+        let t2 = [1, 3, 7, 15, 30, 56, 98, 162, 255, 385, 561, 793];
+        for n in 1..=12 {
+            assert_eq!(Position::single(3, &chain(n)).count_reachable(), t1[n - 1], "3 stacks n={n}");
+            assert_eq!(Position::single(4, &chain(n)).count_reachable(), t2[n - 1], "4 stacks n={n}");
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! The bots (spec §3-4, §7): the web project's Random, Big Brain and Saboteur, the thesis's
+//! five criteria on one search framework, and asobi's own bot. Every bot sees only an
+//! [`Observation`], decides on any thread, and explains its choice.
+
+pub mod asobi;
+pub mod big_brain;
+pub mod criteria;
+pub mod node;
+pub mod random;
+pub mod saboteur;
+
+use std::fmt;
+
+use super::level::Params;
+use super::rules::{Observation, Turn};
+use crate::lab::rng::GameRng;
+
+/// A chosen turn, a short human-readable reason (for the log panel) and the search effort.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub turn: Turn,
+    pub why: String,
+    /// Turn candidates (children) generated or boards evaluated.
+    pub nodes: u64,
+    /// The node budget ran out before the search found what it looked for.
+    pub exhausted: bool,
+}
+
+impl Decision {
+    /// A decision made without a budgeted search.
+    pub fn plain(turn: Turn, why: String, nodes: u64) -> Decision {
+        Decision { turn, why, nodes, exhausted: false }
+    }
+}
+
+/// A Labyrinth policy. `rng` is the bot's own stream (ties, fallbacks).
+pub trait Bot: Send + Sync {
+    fn decide(&self, obs: &Observation, rng: &mut GameRng) -> Decision;
+}
+
+/// Every bot by its command-line name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BotKind {
+    Random,
+    BigBrain,
+    Saboteur,
+    TreasureCount,
+    Distance,
+    StaticTile,
+    Hybrid,
+    SlideDirection,
+    Asobi,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 9] = [
+        BotKind::Random,
+        BotKind::BigBrain,
+        BotKind::Saboteur,
+        BotKind::TreasureCount,
+        BotKind::Distance,
+        BotKind::StaticTile,
+        BotKind::Hybrid,
+        BotKind::SlideDirection,
+        BotKind::Asobi,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::BigBrain => "big-brain",
+            BotKind::Saboteur => "saboteur",
+            BotKind::TreasureCount => "treasure-count",
+            BotKind::Distance => "distance",
+            BotKind::StaticTile => "static-tile",
+            BotKind::Hybrid => "hybrid",
+            BotKind::SlideDirection => "slide-direction",
+            BotKind::Asobi => "asobi",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<BotKind> {
+        BotKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The bot with the constants of `params`.
+    pub fn build(self, params: &Params) -> Box<dyn Bot> {
+        let search = params.search.clone();
+        match self {
+            BotKind::Random => Box::new(random::RandomBot),
+            BotKind::BigBrain => Box::new(big_brain::BigBrain(params.big_brain.clone())),
+            BotKind::Saboteur => Box::new(saboteur::Saboteur(params.saboteur.clone())),
+            BotKind::TreasureCount => Box::new(criteria::CriterionBot::new(params.treasure_count.clone(), search)),
+            BotKind::Distance => Box::new(criteria::CriterionBot::new(params.distance.clone(), search)),
+            BotKind::StaticTile => Box::new(criteria::CriterionBot::new(params.static_tile.clone(), search)),
+            BotKind::Hybrid => Box::new(criteria::CriterionBot::new(params.hybrid.clone(), search)),
+            BotKind::SlideDirection => Box::new(criteria::CriterionBot::new(params.slide_direction.clone(), search)),
+            BotKind::Asobi => Box::new(asobi::AsobiBot(params.asobi.clone())),
+        }
+    }
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BotKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        BotKind::from_name(s.trim()).ok_or_else(|| {
+            let names: Vec<&str> = BotKind::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown bot '{s}' (expected one of {})", names.join(", "))
+        })
+    }
+}

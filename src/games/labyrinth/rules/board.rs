@@ -1,0 +1,319 @@
+//! The 7×7 board, the spare tile, the 12 insertion points and reachability as 49-bit sets
+//! (spec §2.1, §2.5). Cell `y*7+x`; `y = 0` is the north row.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::tile::{E, N, S, Tile, Treasure, W};
+
+/// A cell index `y*7 + x`, 0..49.
+pub type Cell = u8;
+/// A set of cells, bit `c` for cell `c`.
+pub type Cells = u64;
+
+pub const SIZE: u8 = 7;
+pub const ALL: Cells = (1 << 49) - 1;
+
+pub fn cell(x: u8, y: u8) -> Cell {
+    y * SIZE + x
+}
+
+pub fn xy(c: Cell) -> (u8, u8) {
+    (c % SIZE, c / SIZE)
+}
+
+/// Fixed cells: both coordinates even (start corners included).
+pub fn is_fixed(c: Cell) -> bool {
+    let (x, y) = xy(c);
+    x % 2 == 0 && y % 2 == 0
+}
+
+pub fn manhattan(a: Cell, b: Cell) -> u8 {
+    let ((ax, ay), (bx, by)) = (xy(a), xy(b));
+    ax.abs_diff(bx) + ay.abs_diff(by)
+}
+
+/// Iterates the cells of a set in increasing order.
+pub fn cells_of(mut set: Cells) -> impl Iterator<Item = Cell> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let c = set.trailing_zeros() as Cell;
+            set &= set - 1;
+            c
+        })
+    })
+}
+
+/// One of the 12 insertion points: N1 N3 N5 (top of a column, pushing south), S1 S3 S5,
+/// W1 W3 W5 (left end of a row, pushing east), E1 E3 E5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Insertion(u8);
+
+/// The cells of each insertion's line in push order: the spare enters at `[0]`, `[6]` leaves.
+const LINES: [[Cell; 7]; 12] = {
+    let mut lines = [[0; 7]; 12];
+    let mut i = 0;
+    while i < 12 {
+        let k = 1 + 2 * (i % 3) as u8;
+        let mut j = 0;
+        while j < 7 {
+            let t = j as u8;
+            lines[i][j] = match i / 3 {
+                0 => t * SIZE + k,
+                1 => (6 - t) * SIZE + k,
+                2 => k * SIZE + t,
+                _ => k * SIZE + 6 - t,
+            };
+            j += 1;
+        }
+        i += 1;
+    }
+    lines
+};
+
+impl Insertion {
+    pub const ALL: [Insertion; 12] = {
+        let mut a = [Insertion(0); 12];
+        let mut i = 0;
+        while i < 12 {
+            a[i] = Insertion(i as u8);
+            i += 1;
+        }
+        a
+    };
+
+    pub fn new(index: u8) -> Option<Insertion> {
+        (index < 12).then_some(Insertion(index))
+    }
+
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The point that would undo this one (N k ↔ S k, W k ↔ E k).
+    pub fn opposite(self) -> Insertion {
+        Insertion(if self.0 < 6 { (self.0 + 3) % 6 } else { 6 + (self.0 - 6 + 3) % 6 })
+    }
+
+    /// Legal points after `last` was played: all but its opposite.
+    pub fn allowed(last: Option<Insertion>) -> impl Iterator<Item = Insertion> {
+        let blocked = last.map(Insertion::opposite);
+        Insertion::ALL.into_iter().filter(move |&i| Some(i) != blocked)
+    }
+
+    pub fn line(self) -> &'static [Cell; 7] {
+        &LINES[self.0 as usize]
+    }
+
+    pub fn line_cells(self) -> Cells {
+        self.line().iter().fold(0, |m, &c| m | 1 << c)
+    }
+
+    /// Where a piece on `c` ends up: one step along the push, the pushed-out cell wrapping to
+    /// the inserted one.
+    pub fn push(self, c: Cell) -> Cell {
+        match self.line().iter().position(|&l| l == c) {
+            Some(j) => self.line()[(j + 1) % 7],
+            None => c,
+        }
+    }
+
+    /// The cells whose pieces [`push`](Self::push) moves into `set`.
+    /// Where the tile on `c` ends up (`None`: the spare): one step along the push, the
+    /// pushed-out tile becoming the spare and the spare the inserted tile.
+    pub fn move_tile(self, c: Option<Cell>) -> Option<Cell> {
+        match c {
+            None => Some(self.line()[0]),
+            Some(c) if c == self.line()[6] => None,
+            Some(c) => Some(self.push(c)),
+        }
+    }
+
+    pub fn pull(self, set: Cells) -> Cells {
+        let line = self.line();
+        let mut out = set & !self.line_cells();
+        for j in 0..7 {
+            if set >> line[(j + 1) % 7] & 1 != 0 {
+                out |= 1 << line[j];
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Insertion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", ['N', 'S', 'W', 'E'][(self.0 / 3) as usize], 1 + 2 * (self.0 % 3))
+    }
+}
+
+/// The tiles on the board and the spare.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Board {
+    #[serde(with = "tiles49")]
+    tiles: [Tile; 49],
+    pub spare: Tile,
+}
+
+/// Serde for the 49 tiles as a sequence (derive stops at 32-element arrays).
+mod tiles49 {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::Tile;
+
+    pub fn serialize<S: Serializer>(tiles: &[Tile; 49], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(tiles)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[Tile; 49], D::Error> {
+        let v = Vec::<Tile>::deserialize(d)?;
+        let n = v.len();
+        v.try_into().map_err(|_| D::Error::invalid_length(n, &"49 tiles"))
+    }
+}
+
+/// A board's passages as bit sets: `east` has cell c when c and c+1 are connected, `south`
+/// when c and c+7 are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Maze {
+    east: Cells,
+    south: Cells,
+}
+
+impl Maze {
+    /// Every cell connected to a cell of `from` (`from` included).
+    pub fn reach(self, from: Cells) -> Cells {
+        let mut r = from;
+        loop {
+            let e = self.east;
+            let s = self.south;
+            let n = r | ((r & e) << 1) | ((r >> 1) & e) | ((r & s) << 7) | ((r >> 7) & s);
+            if n == r {
+                return r;
+            }
+            r = n;
+        }
+    }
+
+    pub fn reach_from(self, c: Cell) -> Cells {
+        self.reach(1 << c)
+    }
+
+    /// Passages between neighbours, for the 0-1 distance: `true` if c and its neighbour on
+    /// `side` are connected.
+    pub fn connected(self, c: Cell, side: u8) -> bool {
+        match side {
+            E => self.east >> c & 1 != 0,
+            W => c % SIZE > 0 && self.east >> (c - 1) & 1 != 0,
+            S => self.south >> c & 1 != 0,
+            _ => c >= SIZE && self.south >> (c - SIZE) & 1 != 0,
+        }
+    }
+}
+
+impl Board {
+    /// A board from 49 tiles (row-major) and the spare.
+    pub fn new(tiles: [Tile; 49], spare: Tile) -> Board {
+        Board { tiles, spare }
+    }
+
+    pub fn tile(&self, c: Cell) -> Tile {
+        self.tiles[c as usize]
+    }
+
+    pub fn tiles(&self) -> &[Tile] {
+        &self.tiles
+    }
+
+    pub fn maze(&self) -> Maze {
+        let (mut east, mut south) = (0, 0);
+        for (c, t) in self.tiles.iter().enumerate() {
+            if c % 7 < 6 && t.open & E != 0 && self.tiles[c + 1].open & W != 0 {
+                east |= 1 << c;
+            }
+            if c < 42 && t.open & S != 0 && self.tiles[c + 7].open & N != 0 {
+                south |= 1 << c;
+            }
+        }
+        Maze { east, south }
+    }
+
+    /// Inserts the spare turned by `rotation` at `at`; the pushed-out tile becomes the spare.
+    /// Pieces are moved separately with [`Insertion::push`].
+    pub fn insert(&mut self, at: Insertion, rotation: u8) {
+        let line = at.line();
+        let out = self.tiles[line[6] as usize];
+        for j in (1..7).rev() {
+            self.tiles[line[j] as usize] = self.tiles[line[j - 1] as usize];
+        }
+        self.tiles[line[0] as usize] = self.spare.rotated(rotation);
+        self.spare = out;
+    }
+
+    /// The cell showing `t`, or `None` when it is on the spare.
+    pub fn find(&self, t: Treasure) -> Option<Cell> {
+        self.tiles.iter().position(|x| x.treasure == Some(t)).map(|c| c as Cell)
+    }
+
+    /// Cells showing a treasure of `set` (bit t for treasure t).
+    pub fn treasure_cells(&self, set: u32) -> Cells {
+        let mut out = 0;
+        for (c, t) in self.tiles.iter().enumerate() {
+            if let Some(t) = t.treasure
+                && set >> t & 1 != 0
+            {
+                out |= 1 << c;
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Board {
+    /// Box-drawing picture, one row per line, the spare last.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for y in 0..SIZE {
+            let row: String = (0..SIZE).map(|x| glyph(self.tile(cell(x, y)))).collect();
+            writeln!(f, "{row}")?;
+        }
+        write!(f, "spare {}", glyph(self.spare))
+    }
+}
+
+fn glyph(t: Tile) -> char {
+    " ╵╶└╷│┌├╴┘─┴┐┤┬┼".chars().nth(t.open as usize).unwrap_or('?')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insertion_names_lines_and_opposites() {
+        let names: Vec<String> = Insertion::ALL.iter().map(|i| i.to_string()).collect();
+        assert_eq!(names, ["N1", "N3", "N5", "S1", "S3", "S5", "W1", "W3", "W5", "E1", "E3", "E5"]);
+        let n3 = Insertion::new(1).unwrap();
+        assert_eq!(n3.opposite().to_string(), "S3");
+        assert_eq!(n3.line()[0], cell(3, 0));
+        assert_eq!(n3.line()[6], cell(3, 6));
+        let e5 = Insertion::new(11).unwrap();
+        assert_eq!(e5.opposite().to_string(), "W5");
+        assert_eq!(e5.line()[0], cell(6, 5));
+        for i in Insertion::ALL {
+            assert_eq!(i.opposite().opposite(), i);
+            assert_eq!(Insertion::allowed(Some(i)).count(), 11);
+            assert_eq!(i.push(i.line()[6]), i.line()[0], "wraps to the inserted tile");
+        }
+    }
+
+    #[test]
+    fn pull_inverts_push() {
+        for i in Insertion::ALL {
+            for c in 0..49 {
+                assert_eq!(i.pull(1 << i.push(c)), 1 << c);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! What one player may see (spec §1, §2.4): the board, the spare, every piece, every revealed
+//! card, how many cards each player has left, and only its own current card. The type holds
+//! no hidden card, so a bot given an [`Observation`] cannot peek.
+
+use serde::{Deserialize, Serialize};
+
+use super::board::{Board, Cell, Cells, Insertion, Maze};
+use super::game::Turn;
+use super::tile::Treasure;
+
+/// The observer's current goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Target {
+    Treasure(Treasure),
+    /// Every card revealed: back to the start corner.
+    Home,
+}
+
+/// The public part of a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublicPlayer {
+    pub home: Cell,
+    pub pos: Cell,
+    pub revealed: Vec<Treasure>,
+    pub cards_left: usize,
+}
+
+/// One player's view of the game; built only by `GameState::observe`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    pub board: Board,
+    pub last: Option<Insertion>,
+    /// The observer's seat.
+    pub me: usize,
+    pub target: Target,
+    pub players: Vec<PublicPlayer>,
+}
+
+impl Observation {
+    /// The cell of the observer's target on `board`, `None` while it is the spare.
+    pub fn target_cell(&self, board: &Board) -> Option<Cell> {
+        match self.target {
+            Target::Treasure(t) => board.find(t),
+            Target::Home => Some(self.players[self.me].home),
+        }
+    }
+
+    /// The unrevealed set U (spec §4.2): all 24 cards minus every revealed card minus the
+    /// observer's current card, as bits.
+    pub fn unrevealed(&self) -> u32 {
+        let mut u: u32 = (1 << 24) - 1;
+        for p in &self.players {
+            for &t in &p.revealed {
+                u &= !(1 << t);
+            }
+        }
+        if let Target::Treasure(t) = self.target {
+            u &= !(1 << t);
+        }
+        u
+    }
+
+    /// Every legal turn, in canonical order: insertion, rotation, then destination
+    /// (the piece's own cell first, then increasing).
+    pub fn legal_turns(&self) -> Vec<Turn> {
+        let mut out = Vec::new();
+        for insertion in Insertion::allowed(self.last) {
+            for rotation in 0..4 {
+                let mut board = self.board.clone();
+                board.insert(insertion, rotation);
+                let pos = insertion.push(self.players[self.me].pos);
+                for dest in destinations(board.maze(), pos) {
+                    out.push(Turn { insertion, rotation, dest });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The cells reachable from `pos`, `pos` first.
+pub fn destinations(maze: Maze, pos: Cell) -> impl Iterator<Item = Cell> {
+    let others: Cells = maze.reach_from(pos) & !(1 << pos);
+    std::iter::once(pos).chain(super::board::cells_of(others))
+}

@@ -1,0 +1,41 @@
+//! Exchange formats of Nazo Puyo puzzles (spec §3): the pon2 query and IshikawaPuyo URLs.
+//! Both parse into the same [`Puzzle`](super::puzzle::Puzzle) and report errors with the
+//! 1-based character position of the offending part.
+
+pub mod ishikawa;
+pub mod pon2;
+
+use super::puzzle::Puzzle;
+
+/// Why a puzzle text was rejected, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{format} at character {position}: {message}")]
+pub struct ParseError {
+    /// "pon2 query" or "IshikawaPuyo URL".
+    pub format: &'static str,
+    /// 1-based character position in the whole input.
+    pub position: usize,
+    pub message: String,
+}
+
+/// Why a puzzle cannot be written in a format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot write as {format}: {message}")]
+pub struct ExportError {
+    pub format: &'static str,
+    pub message: String,
+}
+
+/// Parses either format: IshikawaPuyo URLs are recognised by their `pn.html?`.
+pub fn parse_any(text: &str) -> Result<Puzzle, ParseError> {
+    let text = text.trim();
+    if text.contains("pn.html?") { ishikawa::parse(text) } else { pon2::parse(text) }
+}
+
+/// Position (1-based, in characters) of byte offset `byte` of `text`.
+fn char_pos(text: &str, byte: usize) -> usize {
+    text[..byte.min(text.len())].chars().count() + 1
+}
+
+#[cfg(test)]
+mod tests;

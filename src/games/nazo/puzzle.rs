@@ -1,0 +1,83 @@
+//! The puzzle model (spec §2.2): a start field, a fixed sequence of steps and a goal. The
+//! field, pairs and placements are the Puyo engine's own types, so the solver plays them with
+//! the engine's rules; this file adds the steps and the pon2 placement notation.
+
+use crate::games::puyo::rules::{Field, Pair, Placement, Puyo, Rotation, WIDTH};
+
+use super::goal::Goal;
+
+/// One entry of the puzzle's sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    Pair(Pair),
+    /// A garbage drop: how many garbage puyos fall into each column.
+    Garbage([u8; WIDTH]),
+}
+
+/// A Nazo Puyo puzzle.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Puzzle {
+    pub field: Field,
+    pub steps: Vec<Step>,
+    pub goal: Goal,
+}
+
+impl Puzzle {
+    /// Number of pair steps (the "moves" of "k moves, n-chain").
+    pub fn moves(&self) -> usize {
+        self.steps.iter().filter(|s| matches!(s, Step::Pair(_))).count()
+    }
+}
+
+/// The pon2 letter of a puyo kind: `r g b y p`, garbage `o`, hard garbage `h`.
+pub fn letter(p: Puyo) -> char {
+    p.letter().to_ascii_lowercase()
+}
+
+/// Inverse of [`letter`]; capitals are not pon2 and give `None`.
+pub fn from_letter(c: char) -> Option<Puyo> {
+    if c.is_ascii_lowercase() { Puyo::from_letter(c) } else { None }
+}
+
+/// The pon2 notation of a placement: `3N` (child up), `3S` (child down), `34` / `43` (axis
+/// column, then child column).
+pub fn placement_pon2(p: Placement) -> String {
+    let a = p.col + 1;
+    match p.rot {
+        Rotation::Up => format!("{a}N"),
+        Rotation::Down => format!("{a}S"),
+        _ => format!("{a}{}", p.child_col() + 1),
+    }
+}
+
+/// Parses the pon2 placement notation; `None` if it is not one of the 22 placements.
+pub fn parse_placement_pon2(s: &str) -> Option<Placement> {
+    let b = s.as_bytes();
+    if b.len() != 2 || !(b'1'..=b'6').contains(&b[0]) {
+        return None;
+    }
+    let col = b[0] - b'1';
+    let rot = match b[1] {
+        b'N' => Rotation::Up,
+        b'S' => Rotation::Down,
+        c if c == b[0] + 1 && c <= b'6' => Rotation::Right,
+        c if c + 1 == b[0] && c >= b'1' => Rotation::Left,
+        _ => return None,
+    };
+    Some(Placement { col, rot })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_placement_round_trips_in_pon2() {
+        for p in Placement::ALL {
+            assert_eq!(parse_placement_pon2(&placement_pon2(p)), Some(p), "{}", placement_pon2(p));
+        }
+        for bad in ["13", "6N7", "67", "0N", "1", "1NN"] {
+            assert_eq!(parse_placement_pon2(bad), None, "{bad}");
+        }
+    }
+}

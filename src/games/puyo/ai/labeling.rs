@@ -1,0 +1,256 @@
+//! Automatic template construction (paper chapter 5, spec §5): labeling table → truth table
+//! (automatic rules, link-by-link refinement, boundary rule, manual overrides) → weight table
+//! → template matrix.
+
+use serde::{Deserialize, Serialize};
+
+use super::super::level::{HEIGHT, LabelGrid, TemplateFile, WIDTH, neighbours};
+use super::template::Template;
+
+/// How two labels relate in the truth table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Relation {
+    /// S: must be the same color.
+    Same,
+    /// X: must differ.
+    Differ,
+    /// –: don't care.
+    Any,
+}
+
+/// How a pair weight is made from the two label weights (spec §5 (4)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum WeightRule {
+    #[default]
+    Mean,
+    Min,
+}
+
+/// Options of the compiler.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompileOptions {
+    /// The paper's boundary rule: a boundary cell must differ from every adjacent body label
+    /// even where sharing its color would not break the chain (so every link pops exactly 4).
+    pub boundary_rule: bool,
+    pub weight_rule: WeightRule,
+    /// Colors of the game: the X graph of the body labels must be colorable with them.
+    pub colors: usize,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { boundary_rule: true, weight_rule: WeightRule::Mean, colors: 4 }
+    }
+}
+
+/// The labeled table with boundary labels added: `cells[row][col]`, row 0 at the bottom.
+pub type Labels = [[Option<char>; WIDTH]; HEIGHT];
+
+/// The truth table over all labels (body uppercase first, then boundary lowercase).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TruthTable {
+    pub labels: Vec<char>,
+    pub relation: Vec<Vec<Relation>>,
+}
+
+impl TruthTable {
+    fn index(&self, label: char) -> usize {
+        self.labels.iter().position(|&l| l == label).expect("known label")
+    }
+
+    pub fn get(&self, a: char, b: char) -> Relation {
+        self.relation[self.index(a)][self.index(b)]
+    }
+
+    fn differ(&mut self, a: char, b: char) {
+        if a != b {
+            let (i, j) = (self.index(a), self.index(b));
+            self.relation[i][j] = Relation::Differ;
+            self.relation[j][i] = Relation::Differ;
+        }
+    }
+
+    /// Number of labels marked X in `label`'s row, split into (uppercase, lowercase).
+    fn x_counts(&self, label: char) -> (u32, u32) {
+        let row = &self.relation[self.index(label)];
+        let mut upper = 0;
+        let mut lower = 0;
+        for (k, r) in row.iter().enumerate() {
+            if *r == Relation::Differ {
+                if self.labels[k].is_ascii_uppercase() {
+                    upper += 1;
+                } else {
+                    lower += 1;
+                }
+            }
+        }
+        (upper, lower)
+    }
+}
+
+/// A template file that does not compile.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}: {message}")]
+pub struct TemplateError {
+    pub file: String,
+    pub message: String,
+}
+
+/// Adds a distinct lowercase label to every empty cell orthogonally adjacent to the body,
+/// reading rows top to bottom, columns left to right (spec §9.10).
+pub fn with_boundary(grid: &LabelGrid) -> Result<Labels, String> {
+    let mut cells = grid.cells;
+    let mut next = b'a';
+    for r in (0..HEIGHT).rev() {
+        for c in 0..WIDTH {
+            if cells[r][c].is_none() && neighbours(c, r).any(|(nc, nr)| grid.cells[nr][nc].is_some()) {
+                if next > b'z' {
+                    return Err("more than 26 boundary cells".into());
+                }
+                cells[r][c] = Some(next as char);
+                next += 1;
+            }
+        }
+    }
+    Ok(cells)
+}
+
+/// Label pairs with orthogonally adjacent cells in `cells`.
+fn adjacent_pairs(cells: &Labels) -> Vec<(char, char)> {
+    let mut out = Vec::new();
+    for r in 0..HEIGHT {
+        for c in 0..WIDTH {
+            let Some(a) = cells[r][c] else { continue };
+            for (nc, nr) in neighbours(c, r) {
+                if let Some(b) = cells[nr][nc] {
+                    if a != b && !(a.is_ascii_lowercase() && b.is_ascii_lowercase()) {
+                        out.push((a, b));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Stage (2): the truth table of a labeled table.
+pub fn truth_table(grid: &LabelGrid, labels: &Labels, file: &TemplateFile, opts: &CompileOptions) -> TruthTable {
+    let mut names: Vec<char> = labels.iter().flatten().flatten().copied().collect();
+    names.sort_by_key(|l| (l.is_ascii_lowercase(), *l));
+    names.dedup();
+    let n = names.len();
+    let mut table = TruthTable {
+        labels: names,
+        relation: (0..n).map(|i| (0..n).map(|j| if i == j { Relation::Same } else { Relation::Any }).collect()).collect(),
+    };
+    // Automatic rule: adjacent in the finished formation (body-body, boundary-body).
+    for (a, b) in adjacent_pairs(labels) {
+        if opts.boundary_rule || (a.is_ascii_uppercase() && b.is_ascii_uppercase()) || breaks_chain(grid, labels, a, b, file.chain)
+        {
+            table.differ(a, b);
+        }
+    }
+    // Refinement: advance the chain link by link (body only); labels that become adjacent
+    // in an intermediate state must differ (e.g. the paper's A vs C).
+    let mut state = grid.clone();
+    while !state.pop_step().is_empty() {
+        let mut cells = state.cells;
+        for row in cells.iter_mut() {
+            for cell in row.iter_mut() {
+                if cell.is_some_and(|l| l.is_ascii_lowercase()) {
+                    *cell = None;
+                }
+            }
+        }
+        for (a, b) in adjacent_pairs(&cells) {
+            table.differ(a, b);
+        }
+    }
+    for &(a, b) in &file.differ {
+        if table.labels.contains(&a) && table.labels.contains(&b) {
+            table.differ(a, b);
+        }
+    }
+    table
+}
+
+/// Without the boundary rule: would giving boundary label `b` (or `a`) the color of the
+/// adjacent body label change the chain?
+fn breaks_chain(grid: &LabelGrid, labels: &Labels, a: char, b: char, chain: u32) -> bool {
+    let (boundary, body) = if a.is_ascii_lowercase() { (a, b) } else { (b, a) };
+    let mut g = grid.clone();
+    for r in 0..HEIGHT {
+        for c in 0..WIDTH {
+            if labels[r][c] == Some(boundary) {
+                g.cells[r][c] = Some(body);
+            }
+        }
+    }
+    // Let a floating boundary cell fall as a real puyo would.
+    g.settle();
+    let mut links = 0;
+    loop {
+        let popped = g.pop_step();
+        if popped.is_empty() {
+            break;
+        }
+        if popped.len() != 1 {
+            return true;
+        }
+        links += 1;
+    }
+    links != chain
+}
+
+/// Stage (3): the default weight rule (spec §5 table), then the file's overrides.
+pub fn weights(table: &TruthTable, labels: &Labels, file: &TemplateFile) -> Vec<(char, u32)> {
+    table
+        .labels
+        .iter()
+        .map(|&l| {
+            let (xu, xl) = table.x_counts(l);
+            let on_edge = (0..HEIGHT).any(|r| (0..WIDTH).any(|c| labels[r][c] == Some(l) && (c == 0 || c == WIDTH - 1 || r == 0)));
+            let edge = if on_edge { 100 } else { 0 };
+            let w = if l.is_ascii_uppercase() { 100 * xu + 10 * xl + edge } else { 10 * xu + edge };
+            let w = file.weights.iter().find(|(k, _)| *k == l).map_or(w, |&(_, v)| v);
+            (l, w)
+        })
+        .collect()
+}
+
+/// A proper coloring of the body labels' X graph with `colors` colors, if one exists.
+pub fn coloring(table: &TruthTable, colors: usize) -> Option<Vec<(char, usize)>> {
+    let body: Vec<char> = table.labels.iter().copied().filter(char::is_ascii_uppercase).collect();
+    let mut assigned = vec![usize::MAX; body.len()];
+    fn go(k: usize, body: &[char], table: &TruthTable, colors: usize, assigned: &mut Vec<usize>) -> bool {
+        if k == body.len() {
+            return true;
+        }
+        for color in 0..colors {
+            let clash = (0..k).any(|j| assigned[j] == color && table.get(body[j], body[k]) == Relation::Differ);
+            if !clash {
+                assigned[k] = color;
+                if go(k + 1, body, table, colors, assigned) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    go(0, &body, table, colors, &mut assigned).then(|| body.into_iter().zip(assigned).collect())
+}
+
+/// All four stages: a template from a variant file.
+pub fn compile(path: &str, file: &TemplateFile, opts: &CompileOptions) -> Result<Template, TemplateError> {
+    let err = |message: String| TemplateError { file: path.to_string(), message };
+    let grid = LabelGrid::parse(&file.table).map_err(|(line, col, msg)| err(format!("table line {line}, column {col}: {msg}")))?;
+    grid.check_chain(file.chain).map_err(err)?;
+    // Decision (spec §9.13): boundary labels belong to chain formations only; the domino has none.
+    let labels = if file.chain > 0 { with_boundary(&grid).map_err(err)? } else { grid.cells };
+    let table = truth_table(&grid, &labels, file, opts);
+    if coloring(&table, opts.colors).is_none() {
+        return Err(err(format!("the body labels cannot be colored with {} colors", opts.colors)));
+    }
+    let weights = weights(&table, &labels, file);
+    Ok(Template::new(file.name.clone(), labels, table, weights, opts.weight_rule))
+}

@@ -1,0 +1,230 @@
+//! Template matrices in the sparse form the search uses (spec §3 "Cost": only nonzero
+//! entries are visited, scores are updated incrementally when no puyo popped), and template
+//! groups loaded from `levels/puyo/<group>/`.
+
+use super::super::level::{HEIGHT, TemplateFile, WIDTH};
+use super::super::rules::{Bits, Field, MAX_COLORS, Puyo};
+use super::labeling::{CompileOptions, Labels, Relation, TemplateError, TruthTable, WeightRule, compile};
+
+/// Bit positions of a field (16 per column).
+const SLOTS: usize = 16 * WIDTH;
+
+/// One compiled template: the labeled table it came from and its matrix.
+#[derive(Clone, Debug)]
+pub struct Template {
+    pub name: String,
+    /// The labeling table with boundary labels.
+    pub labels: Labels,
+    pub truth: TruthTable,
+    /// Weight per label (stage 3).
+    pub weights: Vec<(char, u32)>,
+    pub rule: WeightRule,
+    /// Labeled cells (nonzero rows of the matrix).
+    cells: Bits,
+    /// Per cell: the cells it must share a color with / differ from (j ≠ i).
+    same: Box<[Bits; SLOTS]>,
+    differ: Box<[Bits; SLOTS]>,
+    /// Per cell: its label's weight w(l_i).
+    weight: Box<[f64; SLOTS]>,
+    /// Σ |t_ij| over the full matrix.
+    total: f64,
+}
+
+/// A template's match against one field: Σ max(0, s_ij t_ij), or a conflict (−∞).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Match {
+    Conflict,
+    Sum(f64),
+}
+
+fn slot(col: usize, row: usize) -> usize {
+    16 * col + row
+}
+
+fn bits_iter(b: Bits) -> impl Iterator<Item = usize> {
+    let mut x = b.0;
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let i = x.trailing_zeros() as usize;
+            x &= x - 1;
+            i
+        })
+    })
+}
+
+impl Template {
+    pub(super) fn new(name: String, labels: Labels, truth: TruthTable, weights: Vec<(char, u32)>, rule: WeightRule) -> Template {
+        let mut t = Template {
+            name,
+            labels,
+            truth,
+            weights,
+            rule,
+            cells: Bits::EMPTY,
+            same: Box::new([Bits::EMPTY; SLOTS]),
+            differ: Box::new([Bits::EMPTY; SLOTS]),
+            weight: Box::new([0.0; SLOTS]),
+            total: 0.0,
+        };
+        let w = |l: char| t.weights.iter().find(|(k, _)| *k == l).map_or(0, |&(_, v)| v) as f64;
+        let cells: Vec<(usize, char)> = (0..HEIGHT)
+            .flat_map(|r| (0..WIDTH).map(move |c| (c, r)))
+            .filter_map(|(c, r)| labels[r][c].map(|l| (slot(c, r), l)))
+            .collect();
+        for &(i, li) in &cells {
+            t.cells |= Bits(1 << i);
+            t.weight[i] = w(li);
+            t.total += w(li);
+            for &(j, lj) in &cells {
+                if i == j {
+                    continue;
+                }
+                match t.truth.get(li, lj) {
+                    Relation::Same => t.same[i] |= Bits(1 << j),
+                    Relation::Differ => t.differ[i] |= Bits(1 << j),
+                    Relation::Any => continue,
+                }
+                t.total += t.pair_weight(w(li), w(lj));
+            }
+        }
+        t
+    }
+
+    /// w_ij from the two label weights.
+    #[inline]
+    fn pair_weight(&self, a: f64, b: f64) -> f64 {
+        match self.rule {
+            WeightRule::Mean => (a + b) / 2.0,
+            WeightRule::Min => a.min(b),
+        }
+    }
+
+    /// Σ_j w_ij over the cells of `others` (i's relations only).
+    #[inline]
+    fn row_sum(&self, i: usize, others: Bits) -> f64 {
+        let wi = self.weight[i];
+        bits_iter(others).map(|j| self.pair_weight(wi, self.weight[j])).sum()
+    }
+
+    /// The match of cell `i` holding `color` against the colored cells `colored` (of which
+    /// `same_color` hold `color`): its diagonal entry plus Σ_j over its row, or a conflict.
+    #[inline]
+    fn cell_match(&self, i: usize, colored: Bits, same_color: Bits) -> Option<f64> {
+        let rel = (self.same[i] | self.differ[i]) & colored;
+        let bad = (self.same[i] & colored & !same_color) | (self.differ[i] & same_color);
+        bad.is_empty().then(|| self.weight[i] + self.row_sum(i, rel))
+    }
+
+    /// The match against a whole field (garbage counts as empty).
+    pub fn full_match(&self, field: &Field) -> Match {
+        let colored = field.colored();
+        let mut sum = 0.0;
+        for color in &Puyo::ALL[..MAX_COLORS] {
+            let plane = field.plane(*color);
+            for i in bits_iter(plane & self.cells) {
+                match self.cell_match(i, colored, plane) {
+                    Some(s) => sum += s,
+                    None => return Match::Conflict,
+                }
+            }
+        }
+        Match::Sum(sum)
+    }
+
+    /// The match after one more colored puyo at `cell` on `before` (nothing popped): the
+    /// entries of its row and column are added (twice: the matrix is symmetric).
+    #[inline]
+    pub fn add_puyo(&self, m: Match, before: &Field, cell: Bits, color: Puyo) -> Match {
+        let Match::Sum(sum) = m else { return Match::Conflict };
+        let i = cell.0.trailing_zeros() as usize;
+        if (cell & self.cells).is_empty() {
+            return m;
+        }
+        match self.cell_match(i, before.colored(), before.plane(color)) {
+            Some(s) => Match::Sum(sum + 2.0 * s - self.weight[i]),
+            None => Match::Conflict,
+        }
+    }
+
+    /// Score in [0, 1], or −∞ for a conflict (formula 3.7).
+    pub fn score(&self, m: Match) -> f64 {
+        match m {
+            Match::Conflict => f64::NEG_INFINITY,
+            Match::Sum(s) => s / self.total,
+        }
+    }
+
+    /// Cells whose puyo conflicts with another (for the template panel).
+    pub fn conflicts(&self, field: &Field) -> Bits {
+        let colored = field.colored();
+        let mut out = Bits::EMPTY;
+        for color in &Puyo::ALL[..MAX_COLORS] {
+            let plane = field.plane(*color);
+            for i in bits_iter(plane & self.cells) {
+                if self.cell_match(i, colored, plane).is_none() {
+                    out |= Bits(1 << i);
+                }
+            }
+        }
+        out
+    }
+
+    /// The dense matrix T over the 78 cells, index `13 · column + row` (tests, GUI).
+    pub fn matrix(&self) -> Vec<Vec<f64>> {
+        let idx = |k: usize| slot(k / HEIGHT, k % HEIGHT);
+        (0..WIDTH * HEIGHT)
+            .map(|a| {
+                (0..WIDTH * HEIGHT)
+                    .map(|b| {
+                        let (i, j) = (idx(a), idx(b));
+                        let w = self.pair_weight(self.weight[i], self.weight[j]);
+                        if i == j {
+                            self.weight[i]
+                        } else if self.same[i].0 >> j & 1 == 1 {
+                            w
+                        } else if self.differ[i].0 >> j & 1 == 1 {
+                            -w
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// The template groups shipped in `levels/puyo/` (one folder each).
+pub const GROUPS: [&str; 3] = ["stairs8", "sandwich8", "domino6"];
+
+/// The compiled templates of a group (`stairs8`, `sandwich8`, `domino6`, or `all`).
+pub fn load_group(group: &str, opts: &CompileOptions) -> Result<Vec<Template>, TemplateError> {
+    let folders: Vec<&str> = match group {
+        "all" => GROUPS.to_vec(),
+        g if GROUPS.contains(&g) => vec![g],
+        other => {
+            return Err(TemplateError {
+                file: other.to_string(),
+                message: format!("unknown template group (use {} or all)", GROUPS.join(", ")),
+            });
+        }
+    };
+    let mut out = Vec::new();
+    for folder in folders {
+        let mut files: Vec<(&str, &str)> = crate::levels::embedded_in("puyo")
+            .filter(|(name, _)| name.strip_prefix(folder).is_some_and(|r| r.starts_with('/')))
+            .collect();
+        files.sort();
+        for (name, text) in files {
+            out.push(compile_text(&format!("levels/puyo/{name}"), text, opts)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Compiles the text of one template file (embedded or the user's own).
+pub fn compile_text(path: &str, text: &str, opts: &CompileOptions) -> Result<Template, TemplateError> {
+    let file: TemplateFile = crate::levels::parse_ron(path, text)
+        .map_err(|e| TemplateError { file: format!("{}:{}:{}", e.file, e.line, e.column), message: e.message })?;
+    compile(path, &file, opts)
+}

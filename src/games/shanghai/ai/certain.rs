@@ -1,0 +1,71 @@
+//! Certain moves (paper §4.2 ①-④, spec §6.2): moves that can never cause a later failure,
+//! played without search. Rules are tried in order 1 → 4, kinds in index order.
+
+use super::features::{PositionStats, action_value, features};
+use crate::games::shanghai::layout::Layout;
+use crate::games::shanghai::level::Weights;
+use crate::games::shanghai::rules::{Kind, Move, UNKNOWN};
+use crate::games::shanghai::tileset::TileSet;
+
+/// A certain move and the rule (1-4) that found it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertainMove {
+    pub mv: Move,
+    pub rule: u8,
+}
+
+/// The first certain move of a position. `kinds` are what the mover knows ([`UNKNOWN`] for
+/// hidden tiles), `remaining` the remaining count of each kind; `weights` pick rule 4's
+/// partner (the pair with the higher action value).
+pub fn certain_move(
+    layout: &Layout,
+    present: &TileSet,
+    kinds: &[Kind],
+    remaining: &[u8],
+    weights: &Weights,
+) -> Option<CertainMove> {
+    let mut free_of: Vec<Vec<usize>> = vec![Vec::new(); remaining.len()];
+    for i in present.iter().filter(|&i| layout.is_free(present, i)) {
+        free_of[kinds[i] as usize].push(i);
+    }
+    let found = |rule: u8, a: usize, b: usize| Some(CertainMove { mv: Move::new(a, b), rule });
+    // 1: a kind with exactly two tiles left, both free. 2: all four tiles of a kind free.
+    for (rule, count) in [(1, 2), (2, 4)] {
+        for (k, free) in free_of.iter().enumerate() {
+            if remaining[k] == count && free.len() == count as usize {
+                return found(rule, free[0], free[1]);
+            }
+        }
+    }
+    let triples = || free_of.iter().enumerate().filter(|(k, f)| remaining[*k] == 4 && f.len() == 3);
+    // 3: three free, one floating: remove the other two.
+    for (_, free) in triples() {
+        let floating = layout.floating(present);
+        if let Some(f) = free.iter().position(|&t| floating.contains(t)) {
+            let others: Vec<usize> = (0..3).filter(|&i| i != f).map(|i| free[i]).collect();
+            return found(3, others[0], others[1]);
+        }
+    }
+    // 4: three free, one directly dominating a (known) tile of its kind: remove it with the
+    // partner whose removal scores higher.
+    for (k, free) in triples() {
+        for &x in free {
+            let dominates_own = layout.dominated_by(present, x).iter().any(|y| kinds[y] == k as Kind && kinds[y] != UNKNOWN);
+            if dominates_own {
+                let stats = PositionStats::of(layout, present, kinds);
+                let value = |p: usize| action_value(weights, features(layout, present, stats, kinds, Move::new(x, p)));
+                let mut partners = free.iter().copied().filter(|&p| p != x);
+                let (p, q) = (partners.next()?, partners.next()?);
+                return found(4, x, if value(q) > value(p) { q } else { p });
+            }
+        }
+    }
+    None
+}
+
+/// Remaining count of each kind among `present` (all kinds known).
+pub fn remaining_counts(present: &TileSet, kinds: &[Kind], n_kinds: usize) -> Vec<u8> {
+    let mut counts = vec![0u8; n_kinds];
+    present.iter().for_each(|i| counts[kinds[i] as usize] += 1);
+    counts
+}

@@ -1,0 +1,97 @@
+//! Players of Shanghai behind one trait, and the perfect-information solver.
+//!
+//! The virtual player (paper §4.2, spec §6) sees only an [`Observation`]: certain moves
+//! first; otherwise n determinizations of the hidden tiles, each searched to depth D with
+//! the five-feature action value, and the move with the best mean value is played.
+
+pub mod certain;
+pub mod features;
+pub mod search;
+pub mod solver;
+pub mod tune;
+
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+use super::level::Weights;
+use super::rules::{Game, Move, Observation, UNKNOWN};
+use crate::lab::rng::GameRng;
+use certain::certain_move;
+use search::Search;
+
+/// A decision and why it was taken (shown in the app's log).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub mv: Move,
+    pub why: String,
+    /// Mean value of every legal move searched (empty for a certain move).
+    pub values: Vec<(Move, f64)>,
+}
+
+/// A Shanghai player: decides from what the player may see. `None` when no move is legal.
+pub trait Player: Send + Sync {
+    fn decide(&self, obs: &Observation, rng: &mut GameRng) -> Option<Decision>;
+}
+
+/// The virtual player's parameters; the default is the paper's strong player (n = 16, D = 3).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerParams {
+    /// Determinizations of the hidden tiles per decision.
+    pub n: u32,
+    /// Search depth D (root moves are depth 1).
+    pub depth: u32,
+    pub weights: Weights,
+    /// Score cleared/stuck positions 1/0 also at depth D (spec §6.4 default).
+    pub terminal_at_depth: bool,
+}
+
+impl Default for PlayerParams {
+    fn default() -> Self {
+        PlayerParams { n: 16, depth: 3, weights: Weights::default(), terminal_at_depth: true }
+    }
+}
+
+/// The paper's virtual player.
+#[derive(Clone, Debug, Default)]
+pub struct VirtualPlayer {
+    pub params: PlayerParams,
+}
+
+impl Player for VirtualPlayer {
+    fn decide(&self, obs: &Observation, rng: &mut GameRng) -> Option<Decision> {
+        let moves = obs.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let p = &self.params;
+        if let Some(c) = certain_move(&obs.layout, &obs.present, &obs.kinds, &obs.remaining, &p.weights) {
+            return Some(Decision { mv: c.mv, why: format!("certain move (rule {})", c.rule), values: Vec::new() });
+        }
+        let mut totals = vec![0.0; moves.len()];
+        let hidden: Vec<usize> = obs.unknown().collect();
+        let mut pool = obs.hidden_kinds();
+        let mut world = obs.kinds.clone();
+        for _ in 0..p.n.max(1) {
+            pool.shuffle(rng);
+            hidden.iter().zip(&pool).for_each(|(&t, &k)| world[t] = k);
+            let search = Search { layout: &obs.layout, kinds: &world, n_kinds: obs.remaining.len(), params: p };
+            for (t, v) in totals.iter_mut().zip(search.root_values(&obs.present, &moves)) {
+                *t += v;
+            }
+        }
+        let values: Vec<(Move, f64)> = moves.iter().zip(&totals).map(|(&m, &t)| (m, t / p.n.max(1) as f64)).collect();
+        // Ties go to the first move in tile order.
+        let best = values.iter().fold(values[0], |b, &v| if v.1 > b.1 { v } else { b });
+        let why = format!("best mean value {:.3} over {} moves (n = {}, D = {})", best.1, moves.len(), p.n, p.depth);
+        debug_assert!(world.iter().enumerate().all(|(i, &k)| !obs.present.contains(i) || k != UNKNOWN));
+        Some(Decision { mv: best.0, why, values })
+    }
+}
+
+/// Plays `game` to its end with `player`; true if cleared.
+pub fn play_out(game: &mut Game, player: &dyn Player, rng: &mut GameRng) -> bool {
+    while let Some(d) = player.decide(&game.observation(), rng) {
+        game.play(d.mv).expect("players choose legal moves");
+    }
+    game.is_won()
+}

@@ -1,0 +1,92 @@
+//! The weight tuner (paper §4.2: weights tuned per layout by local search; spec §10.1):
+//! coordinate search from a start point. Each round tries every weight ± step on a fixed set
+//! of generator instances and keeps a change when the mean solve rate rises; a round with no
+//! gain halves the step. Training games are seeded like `eval` games, so a tuned rate can be
+//! rechecked with `eval` on other seeds.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{PlayerParams, VirtualPlayer, play_out};
+use crate::games::shanghai::generator::{DealSource, deal};
+use crate::games::shanghai::layout::Layout;
+use crate::games::shanghai::level::Weights;
+use crate::games::shanghai::rules::Game;
+use crate::lab::rng::sub_rng;
+
+/// Tuner settings.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TuneOptions {
+    pub instances: u64,
+    pub plays: u64,
+    /// The player whose weights are tuned (n, D).
+    pub n: u32,
+    pub depth: u32,
+    pub step: f64,
+    pub rounds: u32,
+    pub seed: u64,
+}
+
+/// One accepted or rejected trial.
+#[derive(Clone, Debug, Serialize)]
+pub struct Trial {
+    pub weights: Weights,
+    pub solve_rate: f64,
+    pub accepted: bool,
+}
+
+/// Stream of the tuner's player randomness.
+const TUNE_STREAM: u64 = 0x7C1E;
+
+/// Mean solve rate of `weights` on the training games.
+pub fn training_rate(layout: &Arc<Layout>, weights: Weights, opts: &TuneOptions) -> Result<f64, String> {
+    let deals: Vec<_> =
+        (0..opts.instances).map(|i| deal(layout, DealSource::Generator, opts.seed, i)).collect::<Result<_, _>>()?;
+    let player = VirtualPlayer { params: PlayerParams { n: opts.n, depth: opts.depth, weights, ..PlayerParams::default() } };
+    let games = opts.instances * opts.plays;
+    let solved: u64 = (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let mut game = Game::new(layout.clone(), deals[(g / opts.plays) as usize].clone());
+            u64::from(play_out(&mut game, &player, &mut sub_rng(opts.seed, g, TUNE_STREAM)))
+        })
+        .sum();
+    Ok(solved as f64 / games.max(1) as f64)
+}
+
+/// Local search from `start`; returns the best weights, their rate and every trial.
+pub fn tune(
+    layout: &Arc<Layout>,
+    start: Weights,
+    opts: &TuneOptions,
+    mut on_trial: impl FnMut(&Trial),
+) -> Result<(Weights, f64, Vec<Trial>), String> {
+    let mut best = start;
+    let mut best_rate = training_rate(layout, best, opts)?;
+    let mut trials = vec![Trial { weights: best, solve_rate: best_rate, accepted: true }];
+    on_trial(&trials[0]);
+    let mut step = opts.step;
+    for _ in 0..opts.rounds {
+        let mut improved = false;
+        for i in 0..5 {
+            for sign in [1.0, -1.0] {
+                let mut w = best.as_array();
+                w[i] += sign * step;
+                let candidate = Weights::from_array(w);
+                let rate = training_rate(layout, candidate, opts)?;
+                let accepted = rate > best_rate;
+                if accepted {
+                    (best, best_rate, improved) = (candidate, rate, true);
+                }
+                trials.push(Trial { weights: candidate, solve_rate: rate, accepted });
+                on_trial(trials.last().expect("just pushed"));
+            }
+        }
+        if !improved {
+            step /= 2.0;
+        }
+    }
+    Ok((best, best_rate, trials))
+}

@@ -1,0 +1,282 @@
+//! `asobi shanghai ...`: thin clap glue over the experiments, the tuner and the layouts.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use super::ai::PlayerParams;
+use super::ai::tune::{TuneOptions, tune};
+use super::catalog::{bundled, load, read_weights, weights_for};
+use super::experiment::{Deals, Eval, Generate, OnLayout, Oracle};
+use super::generator::{DealSource, backward_play};
+use super::io::instances::{Instance, InstanceFile};
+use super::layout::Layout;
+use super::level::{Weights, WeightsFile};
+use crate::lab::rng::game_rng;
+use crate::lab::runner::{BatchOptions, OutputOptions, print_result, run_cli, write_atomic};
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve rate of the virtual player on generator (or random) deals (paper §4.1, Tables 1-2).
+    Eval(EvalArgs),
+    /// Perfect-information solvability of deals (the ~97% anchor for random turtle deals).
+    Oracle(OracleArgs),
+    /// Measure generator instances with a weak and a strong player: the 2-D map (paper §5).
+    Generate(GenerateArgs),
+    /// List the bundled layouts with their tile counts.
+    Layouts(LayoutsArgs),
+    /// Tune the five feature weights on a layout by local search; writes a weight preset.
+    Tune(TuneArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Bundled layout name (see `layouts`) or a .layout/.ron file.
+    #[arg(long, default_value = "mini_turtle")]
+    pub layout: String,
+    /// Number of deals.
+    #[arg(long, default_value_t = 100)]
+    pub instances: u64,
+    /// Plays per deal.
+    #[arg(long, default_value_t = 10)]
+    pub plays: u64,
+    /// Determinizations of the hidden tiles per decision.
+    #[arg(long, default_value_t = 16)]
+    pub n: u32,
+    /// Search depth D.
+    #[arg(long, default_value_t = 3)]
+    pub depth: u32,
+    /// Plain random deals (may be unsolvable) instead of generator deals.
+    #[arg(long)]
+    pub random: bool,
+    /// Evaluate the instances of a file written by `generate --out` (overrides --layout, --instances).
+    #[arg(long)]
+    pub instance: Option<PathBuf>,
+    /// Weight preset file (default: the layout's bundled preset, else the built-in weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct OracleArgs {
+    /// Bundled layout name or a .layout/.ron file.
+    #[arg(long, default_value = "turtle")]
+    pub layout: String,
+    /// Number of deals.
+    #[arg(long, default_value_t = 1000)]
+    pub deals: u64,
+    /// Plain random deals instead of generator deals.
+    #[arg(long)]
+    pub random: bool,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Bundled layout name or a .layout/.ron file.
+    #[arg(long, default_value = "mini_turtle")]
+    pub layout: String,
+    /// Number of generator instances.
+    #[arg(long, default_value_t = 100)]
+    pub count: u64,
+    /// The weak player as nxD.
+    #[arg(long, default_value = "1x1")]
+    pub weak: String,
+    /// The strong player as nxD.
+    #[arg(long, default_value = "16x3")]
+    pub strong: String,
+    /// Plays per instance and player.
+    #[arg(long, default_value_t = 20)]
+    pub plays: u64,
+    /// Skill instance: weak solve rate below this ...
+    #[arg(long, default_value_t = 0.33)]
+    pub weak_max: f64,
+    /// ... and strong solve rate at least this.
+    #[arg(long, default_value_t = 0.67)]
+    pub strong_min: f64,
+    /// Write the instances with their rates here (RON; read back by `eval --instance`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct LayoutsArgs {
+    #[command(flatten)]
+    pub output: OutputOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// Bundled layout name or a .layout/.ron file.
+    #[arg(long, default_value = "mini_turtle")]
+    pub layout: String,
+    /// Training deals (generator).
+    #[arg(long, default_value_t = 50)]
+    pub instances: u64,
+    /// Plays per training deal.
+    #[arg(long, default_value_t = 4)]
+    pub plays: u64,
+    /// n of the player being tuned.
+    #[arg(long, default_value_t = 4)]
+    pub n: u32,
+    /// D of the player being tuned.
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    /// Initial step of each weight.
+    #[arg(long, default_value_t = 0.5)]
+    pub step: f64,
+    /// Rounds of coordinate search (10 trials each).
+    #[arg(long, default_value_t = 3)]
+    pub rounds: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Where to write the preset (default: <layout>.weights.ron).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputOptions,
+}
+
+/// Parses `nxD`, e.g. `16x3`.
+fn parse_player(s: &str, weights: Weights, what: &str) -> anyhow::Result<PlayerParams> {
+    let parsed = s.split_once(['x', 'X']).and_then(|(n, d)| Some((n.trim().parse().ok()?, d.trim().parse().ok()?)));
+    match parsed {
+        Some((n, depth)) if n >= 1 && depth >= 1 => Ok(PlayerParams { n, depth, weights, ..PlayerParams::default() }),
+        _ => bail!("--{what} '{s}': expected nxD with n, D >= 1, e.g. 16x3"),
+    }
+}
+
+/// A layout that the generator can deal (fails early instead of inside a worker).
+fn dealable(name: &str) -> anyhow::Result<Arc<Layout>> {
+    let layout = load(name)?;
+    backward_play(&layout, &mut game_rng(0, 0)).map_err(anyhow::Error::msg)?;
+    Ok(layout)
+}
+
+fn player_weights(layout: &Layout, file: &Option<PathBuf>) -> anyhow::Result<Weights> {
+    file.as_deref().map_or_else(|| Ok(weights_for(&layout.name)), read_weights)
+}
+
+pub fn run(cmd: Command) -> anyhow::Result<()> {
+    match cmd {
+        Command::Eval(a) => {
+            if a.n == 0 || a.depth == 0 || a.plays == 0 {
+                bail!("--n, --depth and --plays must be at least 1");
+            }
+            let (layout, deals, instances) = match &a.instance {
+                Some(path) => {
+                    let shown = path.display().to_string();
+                    let text = crate::levels::read_user_file(path)?;
+                    let (layout, file) = InstanceFile::parse(&shown, &text)?;
+                    let n = file.instances.len() as u64;
+                    (Arc::new(layout), Deals::Fixed(file.instances.into_iter().map(|i| i.kinds).collect()), n)
+                }
+                None => {
+                    let source = if a.random { DealSource::Random } else { DealSource::Generator };
+                    (dealable(&a.layout)?, Deals::Source(source), a.instances)
+                }
+            };
+            let weights = player_weights(&layout, &a.weights)?;
+            let player = PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() };
+            let exp = Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals };
+            run_cli(&exp, &a.batch)?;
+        }
+        Command::Oracle(a) => {
+            let source = if a.random { DealSource::Random } else { DealSource::Generator };
+            let layout = if a.random { load(&a.layout)? } else { dealable(&a.layout)? };
+            run_cli(&Oracle { layout: OnLayout::new(&layout), deals: a.deals, source }, &a.batch)?;
+        }
+        Command::Generate(a) => {
+            let layout = dealable(&a.layout)?;
+            let weights = weights_for(&layout.name);
+            let exp = Generate {
+                layout: OnLayout::new(&layout),
+                count: a.count,
+                plays: a.plays.max(1),
+                weak: parse_player(&a.weak, weights, "weak")?,
+                strong: parse_player(&a.strong, weights, "strong")?,
+                weak_max: a.weak_max,
+                strong_min: a.strong_min,
+            };
+            let result = run_cli(&exp, &a.batch)?;
+            if let Some(out) = &a.out {
+                if a.batch.shard.is_some() {
+                    bail!("--out needs a whole run (no --shard)");
+                }
+                let map = result["map"].as_array().context("generate result has a map")?;
+                let instances = map
+                    .iter()
+                    .enumerate()
+                    .map(|(i, pair)| Instance {
+                        index: i as u64,
+                        kinds: Deals::Source(DealSource::Generator).get(&layout, a.batch.seed, i as u64),
+                        weak_rate: pair[0].as_f64().unwrap_or(0.0),
+                        strong_rate: pair[1].as_f64().unwrap_or(0.0),
+                    })
+                    .collect();
+                let file = InstanceFile { layout: layout.to_file(""), instances };
+                write_atomic(out, file.to_text().as_bytes())?;
+            }
+        }
+        Command::Layouts(a) => {
+            let list: Vec<Value> = bundled()
+                .iter()
+                .map(|f| {
+                    let levels = f.tiles.iter().map(|t| t.2).max().map_or(0, |z| z + 1);
+                    json!({"name": f.name, "tiles": f.tiles.len(), "levels": levels, "description": f.description})
+                })
+                .collect();
+            print_result(&json!({ "layouts": list }), &a.output);
+        }
+        Command::Tune(a) => {
+            let layout = dealable(&a.layout)?;
+            if a.n == 0 || a.depth == 0 || a.plays == 0 || a.instances == 0 {
+                bail!("--n, --depth, --plays and --instances must be at least 1");
+            }
+            let opts = TuneOptions {
+                instances: a.instances,
+                plays: a.plays,
+                n: a.n,
+                depth: a.depth,
+                step: a.step,
+                rounds: a.rounds,
+                seed: a.seed,
+            };
+            let mut builder = rayon::ThreadPoolBuilder::new();
+            if let Some(t) = a.threads {
+                builder = builder.num_threads(t);
+            }
+            let pool = builder.build().context("could not start the worker threads")?;
+            let quiet = a.output.quiet || a.output.json;
+            let start = weights_for(&layout.name);
+            let (best, rate, trials) = pool
+                .install(|| {
+                    tune(&layout, start, &opts, |t| {
+                        if !quiet {
+                            eprintln!("rate {:.4} {} {:?}", t.solve_rate, if t.accepted { "kept" } else { "    " }, t.weights);
+                        }
+                    })
+                })
+                .map_err(anyhow::Error::msg)?;
+            let out = a.out.unwrap_or_else(|| PathBuf::from(format!("{}.weights.ron", layout.name)));
+            let preset = WeightsFile { layout: layout.name.clone(), weights: best };
+            let text = ron::ser::to_string_pretty(&preset, ron::ser::PrettyConfig::default())?;
+            write_atomic(&out, format!("{text}\n").as_bytes())?;
+            let result = json!({"layout": layout.name, "weights": best, "solve_rate": rate,
+                "trials": trials.len(), "options": opts, "out": out.display().to_string()});
+            print_result(&result, &a.output);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,222 @@
+//! The paper's experiments (paper §4.3 and §5, spec §7-§9) as batch experiments:
+//! `eval` (solve rate of a virtual player), `oracle` (perfect-information solvability) and
+//! `generate` (the weak-versus-strong map and its skill instances).
+
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::ai::solver::{Solver, Verdict};
+use super::ai::{PlayerParams, VirtualPlayer, play_out};
+use super::generator::{DealSource, deal};
+use super::layout::Layout;
+use super::level::LayoutFile;
+use super::rules::{Game, Kind};
+use crate::lab::rng::sub_rng;
+use crate::lab::runner::{Experiment, MergeFn, merge};
+use crate::lab::stats::{mean, median, wilson95};
+
+/// Stream of the players' randomness (the deals have their own, see [`deal`]).
+const PLAY_STREAM: u64 = 0x91A4;
+
+/// The layout an experiment runs on, carried in its parameters so that shard files are
+/// self-contained; built once per process.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OnLayout {
+    pub file: LayoutFile,
+    #[serde(skip)]
+    built: OnceLock<Arc<Layout>>,
+}
+
+impl OnLayout {
+    pub fn new(layout: &Layout) -> OnLayout {
+        OnLayout { file: layout.to_file(""), built: OnceLock::from(Arc::new(layout.clone())) }
+    }
+
+    pub fn layout(&self) -> &Arc<Layout> {
+        self.built.get_or_init(|| Arc::new(Layout::from_file(&self.file).expect("experiment layouts were validated")))
+    }
+}
+
+/// Where the deals come from: the generator or random deals by index, or a fixed list.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Deals {
+    Source(DealSource),
+    Fixed(Vec<Vec<Kind>>),
+}
+
+impl Deals {
+    pub fn get(&self, layout: &Layout, seed: u64, index: u64) -> Vec<Kind> {
+        match self {
+            Deals::Source(s) => deal(layout, *s, seed, index).expect("layouts that stall were rejected up front"),
+            Deals::Fixed(list) => list[index as usize].clone(),
+        }
+    }
+}
+
+/// Milliseconds since `start`.
+fn ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1000.0
+}
+
+/// `eval`: a virtual player on `instances` deals, `plays` times each (paper §4.1).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Eval {
+    pub layout: OnLayout,
+    pub instances: u64,
+    pub plays: u64,
+    pub player: PlayerParams,
+    pub deals: Deals,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct EvalRecord {
+    pub solved: bool,
+    pub ms: f64,
+}
+
+impl Experiment for Eval {
+    const NAME: &'static str = "shanghai.eval";
+    type Record = EvalRecord;
+    fn games(&self) -> u64 {
+        self.instances * self.plays
+    }
+    fn play(&self, seed: u64, index: u64) -> EvalRecord {
+        let start = Instant::now();
+        let layout = self.layout.layout();
+        let mut game = Game::new(layout.clone(), self.deals.get(layout, seed, index / self.plays));
+        let player = VirtualPlayer { params: self.player };
+        let solved = play_out(&mut game, &player, &mut sub_rng(seed, index, PLAY_STREAM));
+        EvalRecord { solved, ms: ms(start) }
+    }
+    fn summarize(&self, records: &[EvalRecord]) -> Map<String, Value> {
+        let solved = records.iter().filter(|r| r.solved).count() as u64;
+        let n = records.len() as u64;
+        let times: Vec<f64> = records.iter().map(|r| r.ms).collect();
+        let mut m = Map::new();
+        m.insert("instances".into(), json!(self.instances));
+        m.insert("plays".into(), json!(self.plays));
+        m.insert("solve_rate".into(), json!(solved as f64 / n.max(1) as f64));
+        m.insert("ci95".into(), json!(wilson95(solved, n)));
+        m.insert("ms_per_game".into(), json!(mean(&times)));
+        m
+    }
+}
+
+/// `oracle`: perfect-information solvability of deals (spec §9).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Oracle {
+    pub layout: OnLayout,
+    pub deals: u64,
+    pub source: DealSource,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OracleRecord {
+    pub verdict: Verdict,
+    pub nodes: u64,
+    pub ms: f64,
+}
+
+impl Experiment for Oracle {
+    const NAME: &'static str = "shanghai.oracle";
+    type Record = OracleRecord;
+    fn games(&self) -> u64 {
+        self.deals
+    }
+    fn play(&self, seed: u64, index: u64) -> OracleRecord {
+        let layout = self.layout.layout();
+        let kinds = deal(layout, self.source, seed, index).expect("layouts that stall were rejected up front");
+        let start = Instant::now();
+        let mut solver = Solver::new(layout, &kinds);
+        let verdict = solver.solve(layout.all());
+        OracleRecord { verdict, nodes: solver.nodes, ms: ms(start) }
+    }
+    fn summarize(&self, records: &[OracleRecord]) -> Map<String, Value> {
+        let count = |v: Verdict| records.iter().filter(|r| r.verdict == v).count() as u64;
+        let solvable = count(Verdict::Solvable);
+        let n = records.len() as u64;
+        let times: Vec<f64> = records.iter().map(|r| r.ms).collect();
+        let mut m = Map::new();
+        m.insert("deals".into(), json!(n));
+        m.insert("solvable".into(), json!(solvable));
+        m.insert("solvable_rate".into(), json!(solvable as f64 / n.max(1) as f64));
+        m.insert("ci95".into(), json!(wilson95(solvable, n)));
+        m.insert("ms_per_deal".into(), json!(mean(&times)));
+        m.insert("ms_median".into(), json!(median(&times)));
+        m.insert("undecided".into(), json!(count(Verdict::Undecided)));
+        m
+    }
+}
+
+/// `generate`: generator instances measured by a weak and a strong player (paper §3, §5).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Generate {
+    pub layout: OnLayout,
+    pub count: u64,
+    pub plays: u64,
+    pub weak: PlayerParams,
+    pub strong: PlayerParams,
+    /// A skill instance: weak rate below this ...
+    pub weak_max: f64,
+    /// ... and strong rate at least this.
+    pub strong_min: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GenerateRecord {
+    pub weak_rate: f64,
+    pub strong_rate: f64,
+    pub ms: f64,
+}
+
+impl Generate {
+    pub fn is_skill(&self, r: &GenerateRecord) -> bool {
+        r.weak_rate < self.weak_max && r.strong_rate >= self.strong_min
+    }
+
+    /// Mean solve rate of `params` on one deal over `plays` plays.
+    fn rate(&self, kinds: &[Kind], params: PlayerParams, seed: u64, index: u64, stream: u64) -> f64 {
+        let layout = self.layout.layout();
+        let player = VirtualPlayer { params };
+        let solved = (0..self.plays)
+            .filter(|&p| {
+                let mut game = Game::new(layout.clone(), kinds.to_vec());
+                play_out(&mut game, &player, &mut sub_rng(seed, index * self.plays + p, stream))
+            })
+            .count();
+        solved as f64 / self.plays.max(1) as f64
+    }
+}
+
+impl Experiment for Generate {
+    const NAME: &'static str = "shanghai.generate";
+    type Record = GenerateRecord;
+    fn games(&self) -> u64 {
+        self.count
+    }
+    fn play(&self, seed: u64, index: u64) -> GenerateRecord {
+        let start = Instant::now();
+        let kinds = Deals::Source(DealSource::Generator).get(self.layout.layout(), seed, index);
+        let weak_rate = self.rate(&kinds, self.weak, seed, index, PLAY_STREAM);
+        let strong_rate = self.rate(&kinds, self.strong, seed, index, PLAY_STREAM + 1);
+        GenerateRecord { weak_rate, strong_rate, ms: ms(start) }
+    }
+    fn summarize(&self, records: &[GenerateRecord]) -> Map<String, Value> {
+        let skill = records.iter().filter(|r| self.is_skill(r)).count();
+        let map: Vec<[f64; 2]> = records.iter().map(|r| [r.weak_rate, r.strong_rate]).collect();
+        let mut m = Map::new();
+        m.insert("instances".into(), json!(records.len()));
+        m.insert("skill_instances".into(), json!(skill));
+        m.insert("map".into(), json!(map));
+        m.insert("weak_mean".into(), json!(mean(&records.iter().map(|r| r.weak_rate).collect::<Vec<_>>())));
+        m.insert("strong_mean".into(), json!(mean(&records.iter().map(|r| r.strong_rate).collect::<Vec<_>>())));
+        m
+    }
+}
+
+/// Merge functions of the batch experiments, for `asobi merge`.
+pub const MERGERS: &[(&str, MergeFn)] =
+    &[(Eval::NAME, merge::<Eval>), (Oracle::NAME, merge::<Oracle>), (Generate::NAME, merge::<Generate>)];

@@ -1,0 +1,54 @@
+//! Files of generated instances (`generate --out FILE`, read back by `eval --instance FILE`):
+//! RON holding the layout and, per instance, its deal and the two measured solve rates.
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::shanghai::layout::Layout;
+use crate::games::shanghai::level::LayoutFile;
+use crate::games::shanghai::rules::{Kind, kind_sizes};
+
+/// One instance: the kind at each position, and how the weak and strong players did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Instance {
+    pub index: u64,
+    pub kinds: Vec<Kind>,
+    pub weak_rate: f64,
+    pub strong_rate: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InstanceFile {
+    pub layout: LayoutFile,
+    pub instances: Vec<Instance>,
+}
+
+impl InstanceFile {
+    pub fn to_text(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default().compact_arrays(true))
+            .expect("instances serialize")
+    }
+
+    /// Parses and checks a file: the layout is valid and every deal has the layout's size
+    /// and kind counts.
+    pub fn parse(file: &str, text: &str) -> anyhow::Result<(Layout, InstanceFile)> {
+        let parsed: InstanceFile = crate::levels::parse_ron(file, text)?;
+        let layout = Layout::from_file(&parsed.layout).map_err(|m| anyhow::anyhow!("{file}: layout: {m}"))?;
+        let mut expected = kind_sizes(layout.len());
+        expected.sort_unstable();
+        for inst in &parsed.instances {
+            let mut counts = vec![0u8; expected.len()];
+            for &k in &inst.kinds {
+                anyhow::ensure!((k as usize) < counts.len(), "{file}: instance {}: kind {k} out of range", inst.index);
+                counts[k as usize] += 1;
+            }
+            counts.sort_unstable();
+            anyhow::ensure!(
+                inst.kinds.len() == layout.len() && counts == expected,
+                "{file}: instance {}: its kinds do not fit the layout ({} positions)",
+                inst.index,
+                layout.len()
+            );
+        }
+        Ok((layout, parsed))
+    }
+}

@@ -1,0 +1,407 @@
+//! The batch experiment runner: plays games `0..n` of an [`Experiment`] on a rayon pool,
+//! optionally only one shard of them, and turns the records into the JSON result.
+//!
+//! Every game is a pure function of (experiment parameters, base seed, game index), so a run
+//! gives the same records whatever the thread count, and shards merged give the same result
+//! as one run ([`merge`]).
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use anyhow::{Context, bail, ensure};
+use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+/// A batch experiment: independent games, each producing one record, summarized at the end.
+pub trait Experiment: Serialize + DeserializeOwned + Sync {
+    /// Unique name written into result files, e.g. `"puyo.endless"`.
+    const NAME: &'static str;
+    /// What one game produces; kept in shard files so shards can be merged.
+    type Record: Serialize + DeserializeOwned + Send;
+    /// Number of games (indices `0..games()`).
+    fn games(&self) -> u64;
+    /// Plays game `index`; must depend only on `self`, `seed` and `index`.
+    fn play(&self, seed: u64, index: u64) -> Self::Record;
+    /// The result object (the command's JSON contract) from all records in index order.
+    fn summarize(&self, records: &[Self::Record]) -> Map<String, Value>;
+}
+
+/// `--shard I/N`: run only the games whose index is I modulo N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    pub fn contains(&self, game: u64) -> bool {
+        game % self.count == self.index
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (i, n) = s.split_once('/').ok_or_else(|| format!("shard '{s}' is not of the form I/N (e.g. 0/4)"))?;
+        let index: u64 = i.trim().parse().map_err(|_| format!("shard index '{i}' is not a number"))?;
+        let count: u64 = n.trim().parse().map_err(|_| format!("shard count '{n}' is not a number"))?;
+        if count == 0 || index >= count {
+            return Err(format!("shard {index}/{count}: need 0 <= I < N"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Options shared by every batch subcommand.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BatchOptions {
+    /// Base seed; game i is seeded from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// Run only games with index = I (mod N); combine the files with `asobi merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    #[command(flatten)]
+    pub output: OutputOptions,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        BatchOptions { seed: 1, threads: None, shard: None, output: OutputOptions::default() }
+    }
+}
+
+/// Options for how any subcommand prints.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct OutputOptions {
+    /// Print one JSON object with the results on stdout and nothing else there.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Where a run reports progress and learns it should stop: a terminal bar or the Lab screen.
+pub trait ProgressSink: Sync {
+    fn game_done(&self);
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+impl ProgressSink for indicatif::ProgressBar {
+    fn game_done(&self) {
+        self.inc(1);
+    }
+}
+
+/// Progress shared with a GUI: counters it can poll each frame, and a cancel flag.
+#[derive(Debug, Default)]
+pub struct SharedProgress {
+    pub done: AtomicU64,
+    pub total: AtomicU64,
+    pub cancel: AtomicBool,
+}
+
+impl ProgressSink for SharedProgress {
+    fn game_done(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// The records of the games played, in index order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Games<R> {
+    pub indices: Vec<u64>,
+    pub records: Vec<R>,
+}
+
+impl<R> FromIterator<(u64, R)> for Games<R> {
+    fn from_iter<I: IntoIterator<Item = (u64, R)>>(iter: I) -> Self {
+        let (indices, records) = iter.into_iter().unzip();
+        Games { indices, records }
+    }
+}
+
+/// Plays the games of `shard` on `threads` workers; `None` if cancelled.
+pub fn run_records<E: Experiment>(
+    exp: &E,
+    seed: u64,
+    shard: Shard,
+    threads: Option<u64>,
+    progress: &dyn ProgressSink,
+) -> anyhow::Result<Option<Games<E::Record>>> {
+    let indices: Vec<u64> = (0..exp.games()).filter(|&i| shard.contains(i)).collect();
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t as usize);
+    }
+    let pool = builder.build().context("could not start the worker threads")?;
+    let records: Vec<Option<(u64, E::Record)>> = pool.install(|| {
+        indices
+            .par_iter()
+            .map(|&i| {
+                if progress.cancelled() {
+                    return None;
+                }
+                let record = exp.play(seed, i);
+                progress.game_done();
+                Some((i, record))
+            })
+            .collect()
+    });
+    Ok(records.into_iter().collect::<Option<Games<E::Record>>>())
+}
+
+/// A terminal progress bar on stderr, hidden when stderr is not a terminal or with `--quiet`.
+pub fn terminal_bar(total: u64, label: &str, quiet: bool) -> indicatif::ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let style = indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games, {elapsed} (eta {eta})")
+        .expect("static template")
+        .progress_chars("=> ");
+    bar.set_style(style);
+    bar.set_message(label.to_string());
+    bar
+}
+
+/// The full result object: the summary fields, then what identifies the run. Shard runs also
+/// carry their records so that `asobi merge` can combine them.
+pub fn result_json<E: Experiment>(exp: &E, seed: u64, shard: Shard, games: &Games<E::Record>) -> Value {
+    let mut out = exp.summarize(&games.records);
+    out.insert("experiment".into(), json!(E::NAME));
+    out.insert("seed".into(), json!(seed));
+    out.insert("params".into(), serde_json::to_value(exp).expect("parameters serialize"));
+    if shard != Shard::WHOLE {
+        out.insert("shard".into(), json!(format!("{}/{}", shard.index, shard.count)));
+        let pairs: Vec<(u64, &E::Record)> = games.indices.iter().copied().zip(&games.records).collect();
+        out.insert("records".into(), serde_json::to_value(pairs).expect("records serialize"));
+    }
+    Value::Object(out)
+}
+
+/// Runs an experiment from the command line: progress bar, then the result printed as JSON
+/// (`--json`) or as aligned `key: value` lines.
+pub fn run_cli<E: Experiment>(exp: &E, opts: &BatchOptions) -> anyhow::Result<Value> {
+    let shard = opts.shard.unwrap_or(Shard::WHOLE);
+    let total = (0..exp.games()).filter(|&i| shard.contains(i)).count() as u64;
+    let bar = terminal_bar(total, E::NAME, opts.output.quiet);
+    let records = run_records(exp, opts.seed, shard, opts.threads, &bar)?.expect("a terminal run is never cancelled");
+    bar.finish_and_clear();
+    let result = result_json(exp, opts.seed, shard, &records);
+    print_result(&result, &opts.output);
+    Ok(result)
+}
+
+/// Prints a result object as the output options ask.
+pub fn print_result(result: &Value, output: &OutputOptions) {
+    if output.json {
+        println!("{}", serde_json::to_string(result).expect("JSON value prints"));
+    } else {
+        print!("{}", text_report(result));
+    }
+}
+
+/// `key: value` lines for people; nested objects inline, records left out.
+pub fn text_report(result: &Value) -> String {
+    let Value::Object(map) = result else { return format!("{result}\n") };
+    let width = map.keys().map(String::len).max().unwrap_or(0);
+    let mut s = String::new();
+    for (k, v) in map {
+        if k == "records" {
+            continue;
+        }
+        let shown = match v {
+            Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() != 0.0) => {
+                format!("{:.4}", n.as_f64().unwrap_or(0.0))
+            }
+            Value::String(t) => t.clone(),
+            other => other.to_string(),
+        };
+        s.push_str(&format!("{k:>width$}: {shown}\n"));
+    }
+    s
+}
+
+/// A shard file as read back by `asobi merge`.
+struct ShardFile {
+    path: String,
+    value: Map<String, Value>,
+}
+
+/// Result files as (path, JSON object), the input of [`merge`].
+pub type ResultFiles = Vec<(String, Map<String, Value>)>;
+
+/// A merge for one experiment type, e.g. `merge::<Endless>`: how games register theirs.
+pub type MergeFn = fn(&[(String, Map<String, Value>)]) -> anyhow::Result<Value>;
+
+/// Reads shard files written by `--shard I/N --json` runs.
+/// Returns the experiment name they share and their contents.
+pub fn read_shard_files(paths: &[impl AsRef<Path>]) -> anyhow::Result<(String, ResultFiles)> {
+    ensure!(!paths.is_empty(), "merge needs at least one file");
+    let mut files = Vec::new();
+    for p in paths {
+        let path = p.as_ref().display().to_string();
+        let text = std::fs::read_to_string(p.as_ref()).with_context(|| format!("cannot read {path}"))?;
+        let value: Value = serde_json::from_str(text.trim())
+            .map_err(|e| anyhow::anyhow!("{path}:{}:{}: not a JSON result: {e}", e.line(), e.column()))?;
+        let Value::Object(value) = value else { bail!("{path}: expected a JSON object") };
+        files.push(ShardFile { path, value });
+    }
+    let name = experiment_name(&files[0])?;
+    for f in &files[1..] {
+        let other = experiment_name(f)?;
+        ensure!(other == name, "{}: experiment '{other}' differs from '{name}' in {}", f.path, files[0].path);
+    }
+    Ok((name, files.into_iter().map(|f| (f.path, f.value)).collect()))
+}
+
+fn experiment_name(f: &ShardFile) -> anyhow::Result<String> {
+    f.value
+        .get("experiment")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .with_context(|| format!("{}: no \"experiment\" field: not an asobi result file", f.path))
+}
+
+/// Combines shard results of experiment `E` into the result of one whole run. Checks that the
+/// files agree on parameters and seed and that the shards cover every game exactly once.
+pub fn merge<E: Experiment>(files: &[(String, Map<String, Value>)]) -> anyhow::Result<Value> {
+    let (first_path, first) = &files[0];
+    let params = first.get("params").cloned().with_context(|| format!("{first_path}: no \"params\""))?;
+    let seed = first.get("seed").and_then(Value::as_u64).with_context(|| format!("{first_path}: no \"seed\""))?;
+    let exp: E = serde_json::from_value(params.clone())
+        .with_context(|| format!("{first_path}: parameters do not fit experiment {}", E::NAME))?;
+    let mut records: Vec<(u64, E::Record)> = Vec::new();
+    let mut shard_count = None;
+    let mut seen_shards = Vec::new();
+    for (path, file) in files {
+        ensure!(file.get("params") == Some(&params), "{path}: parameters differ from {first_path}");
+        ensure!(file.get("seed").and_then(Value::as_u64) == Some(seed), "{path}: seed differs from {first_path}");
+        let shard: Shard = match file.get("shard").and_then(Value::as_str) {
+            Some(s) => s.parse().map_err(|e| anyhow::anyhow!("{path}: {e}"))?,
+            None => bail!("{path}: not a shard file (run with --shard I/N --json)"),
+        };
+        ensure!(
+            shard_count.is_none_or(|n| n == shard.count),
+            "{path}: shard {}/{} does not match the other files' N",
+            shard.index,
+            shard.count
+        );
+        shard_count = Some(shard.count);
+        ensure!(!seen_shards.contains(&shard.index), "{path}: shard {}/{} given twice", shard.index, shard.count);
+        seen_shards.push(shard.index);
+        let recs = file.get("records").cloned().with_context(|| format!("{path}: no \"records\""))?;
+        let recs: Vec<(u64, E::Record)> =
+            serde_json::from_value(recs).with_context(|| format!("{path}: malformed records"))?;
+        ensure!(
+            recs.iter().all(|(i, _)| shard.contains(*i)),
+            "{path}: holds games outside shard {}/{}",
+            shard.index,
+            shard.count
+        );
+        records.extend(recs);
+    }
+    let n = shard_count.unwrap_or(1);
+    let missing: Vec<u64> = (0..n).filter(|i| !seen_shards.contains(i)).collect();
+    ensure!(missing.is_empty(), "shards {missing:?} of {n} are missing");
+    records.sort_by_key(|(i, _)| *i);
+    ensure!(
+        records.len() as u64 == exp.games(),
+        "the files hold {} games, the experiment has {}",
+        records.len(),
+        exp.games()
+    );
+    Ok(result_json(&exp, seed, Shard::WHOLE, &records.into_iter().collect()))
+}
+
+/// Writes a file atomically: a temporary file in the same folder, then a rename, so an
+/// interrupted write never leaves a half-written file in place of the user's data.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().with_context(|| format!("{} is not a file path", path.display()))?;
+    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+    let mut f = std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    f.write_all(bytes).and_then(|_| f.sync_all()).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::rng::game_rng;
+    use rand::Rng;
+
+    /// A toy experiment: each game draws a number; the summary counts the even ones.
+    #[derive(Serialize, serde::Deserialize)]
+    struct Coin {
+        games: u64,
+    }
+
+    impl Experiment for Coin {
+        const NAME: &'static str = "test.coin";
+        type Record = u32;
+        fn games(&self) -> u64 {
+            self.games
+        }
+        fn play(&self, seed: u64, index: u64) -> u32 {
+            game_rng(seed, index).random_range(0..1000)
+        }
+        fn summarize(&self, records: &[u32]) -> Map<String, Value> {
+            let even = records.iter().filter(|r| *r % 2 == 0).count();
+            let mut m = Map::new();
+            m.insert("games".into(), json!(records.len()));
+            m.insert("even".into(), json!(even));
+            m.insert("first".into(), json!(records.first()));
+            m
+        }
+    }
+
+    fn run(threads: u64, shard: Shard) -> Value {
+        let exp = Coin { games: 101 };
+        let recs = run_records(&exp, 5, shard, Some(threads), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+        result_json(&exp, 5, shard, &recs)
+    }
+
+    #[test]
+    fn thread_count_does_not_change_results() {
+        assert_eq!(run(1, Shard::WHOLE), run(3, Shard::WHOLE));
+    }
+
+    #[test]
+    fn merged_shards_equal_one_run() {
+        let whole = run(2, Shard::WHOLE);
+        let files: Vec<(String, Map<String, Value>)> = (0..3)
+            .map(|i| {
+                let Value::Object(m) = run(1, Shard { index: i, count: 3 }) else { unreachable!() };
+                (format!("shard{i}.json"), m)
+            })
+            .collect();
+        assert_eq!(merge::<Coin>(&files).unwrap(), whole);
+        let err = merge::<Coin>(&files[..2]).unwrap_err().to_string();
+        assert!(err.contains("missing"), "{err}");
+    }
+
+    #[test]
+    fn shard_parsing() {
+        assert_eq!("1/4".parse::<Shard>(), Ok(Shard { index: 1, count: 4 }));
+        assert!("4/4".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+}

@@ -1,0 +1,148 @@
+//! The `asobi` command line. With no subcommand it opens the desktop app; subcommands run
+//! the games' experiments, benchmarks and tools headless.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+
+use asobi::app::{self, AppOptions, Screen};
+use asobi::games;
+use asobi::lab::bench;
+use asobi::lab::runner::{self, OutputOptions};
+
+/// asobi: a desktop game-AI lab. Play Puyo Puyo, Nazo Puyo, Calculation, Labyrinth and
+/// Shanghai, watch and tune their AIs, and reproduce the papers' experiments.
+///
+/// Without a subcommand the desktop app opens.
+#[derive(Parser, Debug)]
+#[command(name = "asobi", version, about, long_about, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    window: WindowArgs,
+}
+
+/// How the desktop app opens (no subcommand).
+#[derive(clap::Args, Debug)]
+struct WindowArgs {
+    /// Screen to open instead of the menu.
+    #[arg(long, value_enum, default_value_t = Screen::Menu)]
+    game: Screen,
+    /// Start with AIs in every seat (spectator mode).
+    #[arg(long)]
+    demo: bool,
+    /// Save a PNG of the window after --frames frames, then exit.
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+    /// Frames to wait before the screenshot.
+    #[arg(long, default_value_t = 60, requires = "screenshot")]
+    frames: u32,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Measure the throughput of each engine's hot paths.
+    Bench(BenchArgs),
+    /// Combine the JSON files of a sharded experiment (`--shard I/N --json`) into one result.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// Run only benchmarks whose name contains this (e.g. `puyo`).
+    filter: Option<String>,
+    /// Seconds per benchmark.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// List the benchmarks without running them.
+    #[arg(long)]
+    list: bool,
+    #[command(flatten)]
+    output: OutputOptions,
+}
+
+#[derive(clap::Args, Debug)]
+struct MergeArgs {
+    /// Shard result files, one per shard I/N, all of the same experiment.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Also write the merged result to this file (atomically).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputOptions,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => open_app(cli.window),
+        Some(Command::Bench(args)) => run_bench(args),
+        Some(Command::Merge(args)) => run_merge(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn open_app(args: WindowArgs) -> anyhow::Result<()> {
+    let options =
+        AppOptions { screen: args.game, demo: args.demo, screenshot: args.screenshot.map(|path| (path, args.frames)) };
+    match app::run(options) {
+        bevy::app::AppExit::Success => Ok(()),
+        bevy::app::AppExit::Error(code) => bail!("the app stopped with error code {code}"),
+    }
+}
+
+fn run_bench(args: BenchArgs) -> anyhow::Result<()> {
+    if !(args.seconds > 0.0 && args.seconds <= 600.0) {
+        bail!("--seconds must be in (0, 600], got {}", args.seconds);
+    }
+    let all = games::benches();
+    let chosen: Vec<_> = all.iter().filter(|b| args.filter.as_ref().is_none_or(|f| b.name.contains(f.as_str()))).collect();
+    if chosen.is_empty() {
+        let names: Vec<_> = all.iter().map(|b| b.name).collect();
+        bail!("no benchmark matches '{}'; there are: {}", args.filter.unwrap_or_default(), names.join(", "));
+    }
+    if args.list {
+        for b in chosen {
+            println!("{:<32} {}", b.name, b.unit);
+        }
+        return Ok(());
+    }
+    let mut results = Vec::new();
+    for b in chosen {
+        let t = bench::measure(b, Duration::from_secs_f64(args.seconds));
+        if !args.output.json {
+            println!("{:<32} {:>14.0} {} per second (one thread)", t.name, t.per_second, t.unit);
+        }
+        results.push(t);
+    }
+    if args.output.json {
+        println!("{}", serde_json::json!({ "benchmarks": results }));
+    }
+    Ok(())
+}
+
+fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
+    let (name, files) = runner::read_shard_files(&args.files)?;
+    let merge = games::MERGERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, f)| *f)
+        .with_context(|| format!("unknown experiment '{name}' in {}", args.files[0].display()))?;
+    let result = merge(&files)?;
+    if let Some(out) = &args.out {
+        runner::write_atomic(out, serde_json::to_string_pretty(&result)?.as_bytes())?;
+    }
+    runner::print_result(&result, &args.output);
+    Ok(())
+}

@@ -1,0 +1,4 @@
+//! The integration tests, in one binary (one link of the Bevy-sized crate instead of many).
+
+mod ai_task;
+mod cli;
