@@ -49,6 +49,21 @@ enum Command {
     Bench(BenchArgs),
     /// Combine the JSON files of a sharded experiment (`--shard I/N --json`) into one result.
     Merge(MergeArgs),
+    /// Puyo Puyo: template building, endless chains and versus matches.
+    #[command(subcommand)]
+    Puyo(games::puyo::cli::Command),
+    /// Nazo Puyo: solve, batch-solve, generate and rate puzzles.
+    #[command(subcommand)]
+    Nazo(games::nazo::cli::Command),
+    /// Calculation solitaire: the stack-game player and the perfect-information oracle.
+    #[command(subcommand)]
+    Calc(games::calculation::cli::Command),
+    /// Labyrinth: bot tournaments.
+    #[command(subcommand)]
+    Labyrinth(games::labyrinth::cli::Command),
+    /// Shanghai: the imperfect-information player, the solver, the instance generator.
+    #[command(subcommand)]
+    Shanghai(games::shanghai::cli::Command),
 }
 
 #[derive(clap::Args, Debug)]
@@ -83,6 +98,11 @@ fn main() -> ExitCode {
         None => open_app(cli.window),
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Merge(args)) => run_merge(args),
+        Some(Command::Puyo(cmd)) => games::puyo::cli::run(cmd),
+        Some(Command::Nazo(cmd)) => games::nazo::cli::run(cmd),
+        Some(Command::Calc(cmd)) => games::calculation::cli::run(cmd),
+        Some(Command::Labyrinth(cmd)) => games::labyrinth::cli::run(cmd),
+        Some(Command::Shanghai(cmd)) => games::shanghai::cli::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -107,7 +127,8 @@ fn run_bench(args: BenchArgs) -> anyhow::Result<()> {
         bail!("--seconds must be in (0, 600], got {}", args.seconds);
     }
     let all = games::benches();
-    let chosen: Vec<_> = all.iter().filter(|b| args.filter.as_ref().is_none_or(|f| b.name.contains(f.as_str()))).collect();
+    let chosen: Vec<_> =
+        all.iter().filter(|b| args.filter.as_ref().is_none_or(|f| b.name.contains(f.as_str()))).collect();
     if chosen.is_empty() {
         let names: Vec<_> = all.iter().map(|b| b.name).collect();
         bail!("no benchmark matches '{}'; there are: {}", args.filter.unwrap_or_default(), names.join(", "));
@@ -134,11 +155,8 @@ fn run_bench(args: BenchArgs) -> anyhow::Result<()> {
 
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     let (name, files) = runner::read_shard_files(&args.files)?;
-    let merge = games::MERGERS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, f)| *f)
-        .with_context(|| format!("unknown experiment '{name}' in {}", args.files[0].display()))?;
+    let merge =
+        games::merger(&name).with_context(|| format!("unknown experiment '{name}' in {}", args.files[0].display()))?;
     let result = merge(&files)?;
     if let Some(out) = &args.out {
         runner::write_atomic(out, serde_json::to_string_pretty(&result)?.as_bytes())?;

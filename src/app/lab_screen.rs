@@ -11,7 +11,7 @@ use egui_plot::{Bar, BarChart, Plot as EguiPlot, Points};
 
 use super::Screen;
 use super::panel::side_panel;
-use crate::lab::runner::{Experiment, SharedProgress, Shard, result_json, run_records};
+use crate::lab::runner::{Experiment, Shard, SharedProgress, result_json, run_records};
 
 /// What a finished Lab run shows: the command line's JSON result and some plots.
 pub struct LabOutcome {
@@ -62,13 +62,16 @@ pub fn register_lab_experiment(app: &mut App, entry: LabEntry) {
     app.world_mut().get_resource_or_init::<LabCatalog>().0.push(entry);
 }
 
+/// A run in flight: its progress counters and the thread that returns its outcome.
+type RunningLab = (Arc<SharedProgress>, JoinHandle<anyhow::Result<Option<LabOutcome>>>);
+
 /// The Lab's form and the run in flight or finished.
 #[derive(Resource)]
 struct LabState {
     selected: usize,
     size: u64,
     seed: u64,
-    running: Option<(Arc<SharedProgress>, JoinHandle<anyhow::Result<Option<LabOutcome>>>)>,
+    running: Option<RunningLab>,
     outcome: Option<Result<LabOutcome, String>>,
 }
 
@@ -103,7 +106,12 @@ fn collect_finished_run(mut state: ResMut<LabState>) {
     };
 }
 
-fn lab_ui(mut contexts: EguiContexts, catalog: Res<LabCatalog>, mut state: ResMut<LabState>, mut next: ResMut<NextState<Screen>>) -> Result {
+fn lab_ui(
+    mut contexts: EguiContexts,
+    catalog: Res<LabCatalog>,
+    mut state: ResMut<LabState>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let state = &mut *state;
     side_panel(ctx, Screen::Lab, &mut next, |ui| experiment_form(ui, &catalog.0, state));
@@ -144,7 +152,9 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
         Some((progress, _)) => {
             let done = progress.done.load(Ordering::Relaxed);
             let total = progress.total.load(Ordering::Relaxed).max(1);
-            ui.add(egui::ProgressBar::new(done as f32 / total as f32).text(format!("{done}/{total} {}", entry.size_label)));
+            ui.add(
+                egui::ProgressBar::new(done as f32 / total as f32).text(format!("{done}/{total} {}", entry.size_label)),
+            );
             if ui.button("Cancel").clicked() {
                 progress.cancel.store(true, Ordering::Relaxed);
             }
@@ -188,7 +198,8 @@ fn plot_ui(ui: &mut egui::Ui, index: usize, plot: &LabPlot) {
             for (name, rate, [lo, hi]) in bars {
                 ui.monospace(format!("{name}: {rate:.3} [{lo:.3}, {hi:.3}]"));
             }
-            let chart = bars.iter().enumerate().map(|(i, (name, rate, _))| Bar::new(i as f64, *rate).name(name).width(0.6));
+            let chart =
+                bars.iter().enumerate().map(|(i, (name, rate, _))| Bar::new(i as f64, *rate).name(name).width(0.6));
             let whiskers = bars.iter().enumerate().flat_map(|(i, (_, _, [lo, hi]))| [[i as f64, *lo], [i as f64, *hi]]);
             EguiPlot::new(id).height(220.0).include_y(0.0).include_y(1.0).show(ui, |p| {
                 p.bar_chart(BarChart::new(title.clone(), chart.collect()));

@@ -4,6 +4,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::{BuiltScreens, Screen};
+use crate::games::puyo::rules::{MAX_COLORS, Puyo};
 
 pub struct MenuPlugin;
 
@@ -22,20 +23,20 @@ struct Drift {
     phase: f32,
 }
 
-/// The five puyo colours, also used for the menu's backdrop.
-const PUYO_COLORS: [Color; 5] = [
-    Color::srgb(0.91, 0.27, 0.27),
-    Color::srgb(0.30, 0.72, 0.33),
-    Color::srgb(0.27, 0.49, 0.90),
-    Color::srgb(0.95, 0.80, 0.25),
-    Color::srgb(0.62, 0.38, 0.85),
-];
+/// The backdrop's colours: the five puyo colours.
+fn backdrop_color(i: usize) -> Color {
+    super::puyo::puyo_color(Puyo::color(i % MAX_COLORS))
+}
 
-fn spawn_backdrop(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<ColorMaterial>>) {
+fn spawn_backdrop(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
     let circle = meshes.add(Circle::new(22.0));
     // Two rows of puyos along the bottom, a column of tiles on each side.
     for i in 0..24 {
-        let color = PUYO_COLORS[(i * 7 + i / 3) % PUYO_COLORS.len()];
+        let color = backdrop_color(i * 7 + i / 3);
         let x = -575.0 + i as f32 * 50.0;
         let y = -350.0 + if i % 2 == 0 { 0.0 } else { 18.0 };
         let home = Vec3::new(x, y, 0.0);
@@ -57,7 +58,7 @@ fn spawn_backdrop(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut 
                 DespawnOnExit(Screen::Menu),
             ));
             commands.spawn((
-                Sprite::from_color(PUYO_COLORS[j % PUYO_COLORS.len()], Vec2::new(20.0, 20.0)),
+                Sprite::from_color(backdrop_color(j), Vec2::new(20.0, 20.0)),
                 Transform::from_translation(home + Vec3::Z),
                 Drift { home: home + Vec3::Z, phase: j as f32 * 1.3 + side },
                 DespawnOnExit(Screen::Menu),
@@ -96,7 +97,8 @@ fn menu_ui(mut contexts: EguiContexts, built: Res<BuiltScreens>, mut next: ResMu
 fn menu_entry(ui: &mut egui::Ui, screen: Screen, built: bool, next: &mut NextState<Screen>) {
     ui.add_enabled_ui(built, |ui| {
         ui.horizontal(|ui| {
-            let button = egui::Button::new(egui::RichText::new(screen.title()).size(18.0)).min_size(egui::vec2(150.0, 36.0));
+            let button =
+                egui::Button::new(egui::RichText::new(screen.title()).size(18.0)).min_size(egui::vec2(150.0, 36.0));
             if ui.add(button).clicked() {
                 next.set(screen);
             }

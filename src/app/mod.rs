@@ -5,6 +5,7 @@ pub mod ai_task;
 pub mod lab_screen;
 pub mod menu;
 pub mod panel;
+pub mod puyo;
 pub mod screenshot;
 
 use std::path::PathBuf;
@@ -29,7 +30,8 @@ pub enum Screen {
 
 impl Screen {
     /// The game screens in menu order.
-    pub const GAMES: [Screen; 5] = [Screen::Puyo, Screen::Nazo, Screen::Calculation, Screen::Labyrinth, Screen::Shanghai];
+    pub const GAMES: [Screen; 5] =
+        [Screen::Puyo, Screen::Nazo, Screen::Calculation, Screen::Labyrinth, Screen::Shanghai];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -91,6 +93,7 @@ pub fn run(options: AppOptions) -> AppExit {
     .init_resource::<BuiltScreens>()
     .insert_state(options.screen)
     .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
+    .add_plugins(puyo::PuyoPlugin)
     .add_systems(Startup, spawn_camera);
     if let Some((path, frames)) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path, frames });

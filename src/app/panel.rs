@@ -46,7 +46,11 @@ impl Plugin for PanelPlugin {
 }
 
 /// Keeps [`BoardArea`] equal to the window minus the side panel (none on the menu).
-fn track_board_area(window: Single<&Window, With<PrimaryWindow>>, screen: Res<State<Screen>>, mut area: ResMut<BoardArea>) {
+fn track_board_area(
+    window: Single<&Window, With<PrimaryWindow>>,
+    screen: Res<State<Screen>>,
+    mut area: ResMut<BoardArea>,
+) {
     let panel = if *screen.get() == Screen::Menu { 0.0 } else { PANEL_WIDTH };
     let size = Vec2::new((window.width() - panel).max(1.0), window.height());
     let center = Vec2::new(panel / 2.0, 0.0);
@@ -72,7 +76,12 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
 }
 
 /// Draws a game screen's side panel: a way back to the menu, the title, then `contents`.
-pub fn side_panel(ctx: &egui::Context, screen: Screen, next: &mut NextState<Screen>, contents: impl FnOnce(&mut egui::Ui)) {
+pub fn side_panel(
+    ctx: &egui::Context,
+    screen: Screen,
+    next: &mut NextState<Screen>,
+    contents: impl FnOnce(&mut egui::Ui),
+) {
     let mut root = root_ui(ctx);
     egui::Panel::left("game-panel").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
         ui.horizontal(|ui| {

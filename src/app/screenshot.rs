@@ -35,8 +35,9 @@ fn count_frames(mut commands: Commands, mut pending: ResMut<Pending>) {
     }
     pending.requested = true;
     let path = pending.path.clone();
-    commands.spawn(Screenshot::primary_window()).observe(move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-        match save_png(&captured.image, &path) {
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| match save_png(&captured.image, &path)
+        {
             Ok(()) => {
                 info!("screenshot saved to {}", path.display());
                 exit.write(AppExit::Success);
@@ -45,8 +46,8 @@ fn count_frames(mut commands: Commands, mut pending: ResMut<Pending>) {
                 error!("cannot save screenshot {}: {e}", path.display());
                 exit.write(AppExit::error());
             }
-        }
-    });
+        },
+    );
 }
 
 /// Writes the captured frame as an RGB PNG, atomically.

@@ -122,7 +122,17 @@ fn match_json_has_the_contract_fields_and_ignores_thread_count() {
     let two = run_records(&exp, 9, Shard::WHOLE, Some(2), &hidden).unwrap().unwrap();
     let (a, b) = (result_json(&exp, 9, Shard::WHOLE, &one), result_json(&exp, 9, Shard::WHOLE, &two));
     assert_eq!(outcome(&a), outcome(&b));
-    for f in ["games", "wins", "first_player_wins", "win_rate", "ci95", "chi2", "mean_turns", "mean_loser_cards", "ms_per_turn"] {
+    for f in [
+        "games",
+        "wins",
+        "first_player_wins",
+        "win_rate",
+        "ci95",
+        "chi2",
+        "mean_turns",
+        "mean_loser_cards",
+        "ms_per_turn",
+    ] {
         assert!(a.get(f).is_some(), "missing {f}: {a}");
     }
     assert_eq!(a["games"], 6);

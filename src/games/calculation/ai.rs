@@ -52,7 +52,7 @@ pub struct PlannerParams {
 
 impl Default for PlannerParams {
     fn default() -> Self {
-        PlannerParams { plans: 200, lookahead: 1, pair_limit: 14 }
+        PlannerParams { plans: 200, lookahead: 1, pair_limit: 12 }
     }
 }
 
@@ -157,7 +157,11 @@ impl Planner {
             .into_iter()
             .map(|t| {
                 let step = self.advance(&table, &self.beam, card, t);
-                let score = if self.params.lookahead == 0 { step.value } else { self.lookahead(&step, card.id + 1, &obs.unseen) };
+                let score = if self.params.lookahead == 0 {
+                    step.value
+                } else {
+                    self.lookahead(&step, card.id + 1, &obs.unseen)
+                };
                 (t, score, step)
             })
             .collect()
@@ -244,7 +248,7 @@ pub fn play_deal(
         match obs.drawn {
             Some(card) => {
                 if let Some(log) = log.as_deref_mut() {
-                    log.block(card.id as usize, card, &game, |c| player.label(c));
+                    log.block(card.id as usize, card, &game, |c| player.label(c), &decision.why);
                 }
             }
             None => break,
@@ -271,7 +275,7 @@ mod tests {
             assert_eq!(game.drawn_count(), 52);
             if game.is_won() {
                 wins += 1;
-                assert!(matches!(oracle::solve(&deal, 4, oracle::DEFAULT_BUDGET), oracle::Verdict::Winnable(_)));
+                assert_ne!(oracle::solve(&deal, 4, 100_000), oracle::Verdict::Unwinnable, "deal {i}");
             }
         }
         assert!(wins >= 3, "{wins}/6 with 4 stacks");

@@ -20,7 +20,11 @@ fn oracle_deals(seed: u64) -> u64 {
 
 pub fn benches() -> Vec<Bench> {
     vec![
-        Bench { name: "calculation/decisions", unit: "player decisions (4 stacks, L=50, lookahead 0)", batch: decisions },
+        Bench {
+            name: "calculation/decisions",
+            unit: "player decisions (4 stacks, L=50, lookahead 0)",
+            batch: decisions,
+        },
         Bench { name: "calculation/oracle", unit: "4-stack deals decided by the oracle", batch: oracle_deals },
     ]
 }

@@ -22,8 +22,8 @@ impl GameLog {
     }
 
     /// One block: `index : card`, the foundations, the stacks as `rank-foundation` (`rank-?`
-    /// when the player names no foundation).
-    pub fn block(&mut self, index: usize, drawn: Card, game: &Game, label: impl Fn(Card) -> Option<u8>) {
+    /// when the player names no foundation), then the player's reason as a `#` line if any.
+    pub fn block(&mut self, index: usize, drawn: Card, game: &Game, label: impl Fn(Card) -> Option<u8>, why: &str) {
         let t = &mut self.text;
         let _ = writeln!(t, "{RULE}\n{index} : {}", rank_char(drawn.rank));
         for f in 0..FOUNDATIONS {
@@ -38,6 +38,9 @@ impl GameLog {
                 .map(|&c| format!("{}-{}", rank_char(c.rank), label(c).map_or('?', |f| (b'0' + f) as char)))
                 .collect();
             let _ = writeln!(t, "{}", format!("{s}: {}", cards.join(" ")).trim_end());
+        }
+        if !why.is_empty() {
+            let _ = writeln!(t, "# {why}");
         }
     }
 
@@ -62,7 +65,7 @@ mod tests {
         g.place(Target::Foundation(1)).unwrap();
         g.place(Target::Stack(0)).unwrap();
         let mut log = GameLog::default();
-        log.block(2, Card { rank: 7, id: 2 }, &g, |_| Some(2));
+        log.block(2, Card { rank: 7, id: 2 }, &g, |_| Some(2), "");
         let want = format!(
             "{RULE}\n2 : 7\n0:   2 3 4 5 6 7 8 9 T J Q K\n1:   4 6 8 T Q A 3 5 7 9 J K\n\
              2: 3 6 9 Q 2 5 8 J A 4 7 T K\n3: 4 8 Q 3 7 J 2 6 T A 5 9 K\n0: 7-2\n1:\n2:\n"

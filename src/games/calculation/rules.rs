@@ -198,12 +198,20 @@ impl Game {
 
     /// Whether the top of `stack` may go to `foundation` now.
     pub fn can_move(&self, stack: u8, foundation: u8) -> bool {
-        self.stacks.get(stack as usize).and_then(|s| s.last()).is_some_and(|c| self.check_fits(foundation, c.rank).is_ok())
+        self.stacks
+            .get(stack as usize)
+            .and_then(|s| s.last())
+            .is_some_and(|c| self.check_fits(foundation, c.rank).is_ok())
     }
 
     /// Moves the top card of `stack` to `foundation`.
     pub fn move_top(&mut self, stack: u8, foundation: u8) -> Result<(), RuleError> {
-        let top = self.stacks.get(stack as usize).ok_or(RuleError::NoStack(stack))?.last().ok_or(RuleError::EmptyStack(stack))?;
+        let top = self
+            .stacks
+            .get(stack as usize)
+            .ok_or(RuleError::NoStack(stack))?
+            .last()
+            .ok_or(RuleError::EmptyStack(stack))?;
         self.check_fits(foundation, top.rank)?;
         self.stacks[stack as usize].pop();
         self.foundations[foundation as usize] += 1;

@@ -128,7 +128,8 @@ impl Position {
         for (new, &(_, old)) in sig.iter().enumerate().take(self.stacks as usize) {
             relabel[old as usize] = new as u8;
         }
-        let remap = |m: u8| (0..self.stacks).filter(|&s| m >> s & 1 == 1).fold(0u8, |acc, s| acc | 1 << relabel[s as usize]);
+        let remap =
+            |m: u8| (0..self.stacks).filter(|&s| m >> s & 1 == 1).fold(0u8, |acc, s| acc | 1 << relabel[s as usize]);
         let mut lo = self.stacks as u128 | (self.len[c0] as u128) << 4 | (self.len[1 - c0] as u128) << 8;
         let mut hi = 0u128;
         for (k, &c) in order.iter().enumerate() {
@@ -148,9 +149,9 @@ impl Position {
     /// same value: only the first of each class needs trying.
     fn distinct_stacks(&self) -> Vec<u8> {
         let column = |s: u8| {
-            (0..2).flat_map(|c| (0..self.len[c] as usize).map(move |i| (c, i))).fold(0u32, |acc, (c, i)| {
-                acc << 1 | (self.mask[c][i] >> s & 1) as u32
-            })
+            (0..2)
+                .flat_map(|c| (0..self.len[c] as usize).map(move |i| (c, i)))
+                .fold(0u32, |acc, (c, i)| acc << 1 | (self.mask[c][i] >> s & 1) as u32)
         };
         let mut seen: Vec<u32> = Vec::new();
         let mut out = Vec::new();
@@ -285,7 +286,8 @@ mod tests {
                 if forbid[x] >> s & 1 == 1 {
                     continue;
                 }
-                let z: Vec<usize> = (0..n).filter(|&z| z != x && (succ[x] >> z & 1 == 1 || forbid[z] >> s & 1 == 1)).collect();
+                let z: Vec<usize> =
+                    (0..n).filter(|&z| z != x && (succ[x] >> z & 1 == 1 || forbid[z] >> s & 1 == 1)).collect();
                 let (mut succ2, mut forbid2) = (succ.clone(), forbid.clone());
                 for &zz in &z {
                     forbid2[zz] |= forbid[x] | 1 << s;
@@ -298,7 +300,8 @@ mod tests {
                     }
                 }
                 let keep: Vec<usize> = (0..n).filter(|&k| k != x).collect();
-                let squeeze = |bits: u32| keep.iter().enumerate().fold(0u32, |acc, (new, &old)| acc | ((bits >> old & 1) << new));
+                let squeeze =
+                    |bits: u32| keep.iter().enumerate().fold(0u32, |acc, (new, &old)| acc | ((bits >> old & 1) << new));
                 let v = brute(
                     stacks,
                     keep.iter().map(|&k| squeeze(succ2[k])).collect(),
@@ -385,5 +388,10 @@ mod tests {
             assert_eq!(Position::single(3, &chain(n)).count_reachable(), t1[n - 1], "3 stacks n={n}");
             assert_eq!(Position::single(4, &chain(n)).count_reachable(), t2[n - 1], "4 stacks n={n}");
         }
+        // Row m = 2: equal to the paper up to n = 2; from n = 3 the chain-keeping key merges
+        // fewer positions than full DAG isomorphism (spec §3.4: 68 instead of 65).
+        let pair = |s: usize, n: usize| Position::pair(s, &chain(n), &chain(n), &vec![n as u8; n], &vec![n as u8; n]);
+        assert_eq!([1, 2, 3].map(|n| pair(3, n).count_reachable()), [2, 12, 68]);
+        assert_eq!([1, 2].map(|n| pair(4, n).count_reachable()), [2, 12]);
     }
 }

@@ -1,16 +1,20 @@
 //! `asobi bench` entries of Labyrinth: the engine's hot paths and one decision per bot.
 
 use super::ai::BotKind;
-use super::setup::new_game;
 use super::level::Params;
 use super::rules::Insertion;
+use super::setup::new_game;
 use crate::lab::bench::Bench;
 use crate::lab::rng::game_rng;
 
 pub fn benches() -> Vec<Bench> {
     vec![
         Bench { name: "labyrinth/insert+reach", unit: "insertions with reachability", batch: insert_reach },
-        Bench { name: "labyrinth/big-brain", unit: "decisions on fresh boards", batch: |s| decide(BotKind::BigBrain, s) },
+        Bench {
+            name: "labyrinth/big-brain",
+            unit: "decisions on fresh boards",
+            batch: |s| decide(BotKind::BigBrain, s),
+        },
         Bench {
             name: "labyrinth/static-tile",
             unit: "decisions on fresh boards",
@@ -41,4 +45,14 @@ fn decide(kind: BotKind, seed: u64) -> u64 {
     let bot = kind.build(&Params::default());
     std::hint::black_box(bot.decide(&g.observe(0), &mut game_rng(seed, 2)));
     1
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_bench_runs_a_batch() {
+        for b in super::benches() {
+            assert!((b.batch)(3) > 0, "{}", b.name);
+        }
+    }
 }

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::ai::BotKind;
-use super::setup::new_game;
 use super::level::Params;
+use super::setup::new_game;
 use crate::lab::rng::sub_rng;
 use crate::lab::runner::{Experiment, MergeFn, merge};
 use crate::lab::stats::{elo_diff, mean, wilson95};
@@ -46,7 +46,14 @@ pub struct GameRecord {
 }
 
 /// Plays one game; the deal comes from stream 0 of (seed, index), seat s's bot from 1 + s.
-pub fn play_game(players: &[BotKind], params: &Params, first: Option<usize>, max_rounds: u32, seed: u64, index: u64) -> GameRecord {
+pub fn play_game(
+    players: &[BotKind],
+    params: &Params,
+    first: Option<usize>,
+    max_rounds: u32,
+    seed: u64,
+    index: u64,
+) -> GameRecord {
     let n = players.len();
     let mut state = new_game(n, first, &mut sub_rng(seed, index, 0));
     let first = state.current;
@@ -102,7 +109,8 @@ impl Experiment for Match {
         distinct.dedup();
         let name_of = |seat: u8| names[seat as usize];
         let decided: Vec<&GameRecord> = records.iter().filter(|r| r.winner.is_some()).collect();
-        let wins_of = |name: &str, rs: &[&GameRecord]| rs.iter().filter(|r| r.winner.map(name_of) == Some(name)).count();
+        let wins_of =
+            |name: &str, rs: &[&GameRecord]| rs.iter().filter(|r| r.winner.map(name_of) == Some(name)).count();
         let wins: BTreeMap<&str, usize> = distinct.iter().map(|&n| (n, wins_of(n, &decided))).collect();
         // Per bot name: a per-seat quantity summed over its seats and games, per turn.
         let per_turn = |f: &dyn Fn(&GameRecord, usize) -> f64| -> BTreeMap<&str, f64> {
@@ -127,7 +135,14 @@ impl Experiment for Match {
         m.insert("win_rate".into(), json!(if games == 0 { 0.0 } else { w as f64 / games as f64 }));
         m.insert("ci95".into(), json!(wilson95(w, games)));
         m.insert("chi2".into(), json!(chi2_share(w, decided.len() as u64, share)));
-        m.insert("elo_diff".into(), json!(elo_diff(if games == 0 { 0.5 } else { (w as f64 + (games - decided.len() as u64) as f64 * share) / games as f64 })));
+        m.insert(
+            "elo_diff".into(),
+            json!(elo_diff(if games == 0 {
+                0.5
+            } else {
+                (w as f64 + (games - decided.len() as u64) as f64 * share) / games as f64
+            })),
+        );
         m.insert("mean_turns".into(), json!(mean(&decided.iter().map(|r| f64::from(r.rounds)).collect::<Vec<_>>())));
         m.insert("mean_loser_cards".into(), json!(mean(&loser_cards(&decided))));
         m.insert("ms_per_turn".into(), json!(per_turn(&|r, s| r.ms[s])));

@@ -6,11 +6,18 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 
-use crate::lab::runner::{OutputOptions, print_result};
+use crate::games::puyo::rules::Placement;
+use crate::lab::runner::{
+    BatchOptions, Experiment, OutputOptions, Shard, print_result, result_json, run_records, terminal_bar, write_atomic,
+};
 use crate::lab::stats::{median, quantile};
 
-use super::io::parse_any;
-use super::puzzle::{Puzzle, placement_pon2};
+use super::experiment::{GenerateExperiment, GenerateRecord};
+use super::generator::{GenParams, Method, Target, Type4Field};
+use super::io::{ishikawa, parse_any, pon2};
+use super::metrics::compute;
+use super::puzzle::{Puzzle, parse_placement_pon2, placement_pon2};
+use super::sets::to_ron;
 use super::solver::{SolveOptions, solve};
 
 #[derive(Debug, clap::Subcommand)]
@@ -19,6 +26,74 @@ pub enum Command {
     Solve(SolveArgs),
     /// Solve every puzzle of a file (one pon2 query or IshikawaPuyo URL per line, `#` comments).
     SolveBatch(SolveBatchArgs),
+    /// Generate "k moves, n-chain" puzzles by the reverse method (paper §6).
+    Generate(GenerateArgs),
+    /// The five artistic-type metrics of a puzzle (on its first solution).
+    Metrics(MetricsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// Pairs the solver must place (k, 2-4).
+    #[arg(long, default_value_t = 2)]
+    pub moves: usize,
+    /// Chain length to reach exactly (n, 2-6).
+    #[arg(long, default_value_t = 3)]
+    pub chain: usize,
+    /// Artistic type to aim at: 4 (split puyos), 5 (consecutive same-colour links) or any.
+    #[arg(long = "type", value_enum, default_value = "any")]
+    pub target: Target,
+    /// filter: generate then test (the paper); direct: constrained insertion (spec §6.5).
+    #[arg(long, value_enum, default_value = "filter")]
+    pub method: Method,
+    /// Puzzles to generate.
+    #[arg(long, default_value_t = 10)]
+    pub count: u64,
+    /// Accept puzzles with several solutions (the default rejects them).
+    #[arg(long)]
+    pub no_unique: bool,
+    /// Palette size (2-5).
+    #[arg(long, default_value_t = 4)]
+    pub colors: usize,
+    /// Probability of garbage in each neighbour cell of a new group (0-1).
+    #[arg(long, default_value_t = 0.15)]
+    pub garbage_p: f64,
+    /// Probability of recolouring with repeated link colours (0-1).
+    #[arg(long, default_value_t = 0.5)]
+    pub recolor_p: f64,
+    /// The field the type-4 test looks at.
+    #[arg(long, value_enum, default_value = "firing")]
+    pub type4_field: Type4Field,
+    /// Reject when solutions start with different link-1 colours (paper §8.1).
+    #[arg(long)]
+    pub reject_ambiguous_first_link: bool,
+    /// Reject when the link-1 colour already has 3 connected puyos (paper §8.2).
+    #[arg(long)]
+    pub reject_obvious_trigger: bool,
+    /// Reject tall or uneven columns (paper §8.3).
+    #[arg(long)]
+    pub reject_tall_columns: bool,
+    /// Reject when some solution lacks the requested type (paper §8.4).
+    #[arg(long)]
+    pub reject_inconsistent_type: bool,
+    /// Give up on a puzzle after this many candidates.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_candidates: u64,
+    /// Write the puzzles here: one JSON line each (pon2 query, IshikawaPuyo URL, solution,
+    /// metrics), or, for a `.ron` path, a puzzle set in the level format of levels/nazo/.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Seed (puzzle i comes from (seed, i)), threads, shard, output.
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MetricsArgs {
+    /// A pon2 query, an IshikawaPuyo URL, or a file whose first non-comment line is one.
+    pub puzzle: String,
+    #[command(flatten)]
+    pub output: OutputOptions,
 }
 
 #[derive(Debug, clap::Args)]
@@ -53,6 +128,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Solve(a) => solve_one(a),
         Command::SolveBatch(a) => solve_batch(a),
+        Command::Generate(a) => generate_many(a),
+        Command::Metrics(a) => metrics(a),
     }
 }
 
@@ -152,4 +229,80 @@ fn solve_batch(a: SolveBatchArgs) -> anyhow::Result<()> {
     });
     print_result(&result, &a.output);
     Ok(())
+}
+
+fn metrics(a: MetricsArgs) -> anyhow::Result<()> {
+    let puzzle = read_puzzle(&a.puzzle)?;
+    let s = solve(&puzzle, SolveOptions { stop_after: Some(1), keep: Some(1), timeout: None });
+    let Some(solution) = s.solutions.first() else { bail!("{}: the puzzle has no solution, so no metrics", a.puzzle) };
+    let m = compute(&puzzle, solution).map_err(anyhow::Error::msg)?;
+    print_result(&serde_json::to_value(m)?, &a.output);
+    Ok(())
+}
+
+fn generate_many(a: GenerateArgs) -> anyhow::Result<()> {
+    let params = GenParams {
+        moves: a.moves,
+        chain: a.chain,
+        target: a.target,
+        method: a.method,
+        unique: !a.no_unique,
+        colors: a.colors,
+        garbage_p: a.garbage_p,
+        recolor_p: a.recolor_p,
+        type4_field: a.type4_field,
+        reject_ambiguous_first_link: a.reject_ambiguous_first_link,
+        reject_obvious_trigger: a.reject_obvious_trigger,
+        reject_tall_columns: a.reject_tall_columns,
+        reject_inconsistent_type: a.reject_inconsistent_type,
+        max_candidates: a.max_candidates,
+        ..GenParams::default()
+    };
+    params.check().map_err(|e| anyhow::anyhow!("generate: {e}"))?;
+    let exp = GenerateExperiment { params, count: a.count };
+    let b = &a.batch;
+    let shard = b.shard.unwrap_or(Shard::WHOLE);
+    let bar = terminal_bar(exp.count, GenerateExperiment::NAME, b.output.quiet);
+    let games = run_records(&exp, b.seed, shard, b.threads, &bar)?.context("generation was cancelled")?;
+    bar.finish_and_clear();
+    match &a.out {
+        Some(path) if path.extension().is_some_and(|e| e == "ron") => {
+            let puzzles = games
+                .indices
+                .iter()
+                .zip(&games.records)
+                .filter_map(|(i, r)| r.pon2.as_ref().map(|q| pon2::parse(q).map(|p| (format!("#{}", i + 1), p))))
+                .collect::<Result<Vec<_>, _>>()?;
+            let source = format!("asobi nazo generate, seed {}", b.seed);
+            write_atomic(path, to_ron("Generated puzzles", &source, &puzzles).as_bytes())?;
+        }
+        Some(path) => write_puzzles(path, &games.indices, &games.records)?,
+        None => {}
+    }
+    print_result(&result_json(&exp, b.seed, shard, &games), &b.output);
+    Ok(())
+}
+
+/// One JSON line per accepted puzzle: pon2 query, IshikawaPuyo URL, solution and metrics (the
+/// puzzle is read back from its query, so the file shows what the exchange format holds).
+fn write_puzzles(path: &std::path::Path, indices: &[u64], records: &[GenerateRecord]) -> anyhow::Result<()> {
+    let mut lines = String::new();
+    for (i, r) in indices.iter().zip(records) {
+        let Some(query) = &r.pon2 else { continue };
+        let puzzle = pon2::parse(query)?;
+        let solution: Vec<Placement> = r.solution.iter().filter_map(|p| parse_placement_pon2(p)).collect();
+        let metrics = compute(&puzzle, &solution).map_err(anyhow::Error::msg)?;
+        let line = json!({
+            "index": i,
+            "pon2": query,
+            "ishikawa": ishikawa::write(&puzzle)?,
+            "solution": r.solution,
+            "solutions": r.solutions,
+            "candidates": r.candidates,
+            "metrics": metrics,
+        });
+        lines.push_str(&line.to_string());
+        lines.push('\n');
+    }
+    write_atomic(path, lines.as_bytes())
 }

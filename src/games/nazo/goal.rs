@@ -252,3 +252,48 @@ impl Goal {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::nazo::io::pon2;
+    use crate::games::nazo::sim::replay;
+    use crate::games::puyo::rules::{Placement, Rotation};
+
+    /// Replays `placements` on a query's puzzle with another goal text; `Some(step)` if met.
+    fn met(query: &str, goal: &str, placements: &[Placement]) -> Option<usize> {
+        let mut p = pon2::parse(query).unwrap();
+        p.goal = pon2::parse_goal(goal).unwrap();
+        replay(&p, placements).solved_at
+    }
+
+    #[test]
+    fn each_kind_counts_what_the_spec_says() {
+        // Two reds on the floor, a red pair on top: one group of 4 reds, touching a garbage.
+        let q = "field=0_rro...&steps=rr&goal=";
+        let up = [Placement { col: 0, rot: Rotation::Up }];
+        assert_eq!(met(q, "0_0_1_0_", &up), Some(0), "1-chain");
+        assert_eq!(met(q, "0_0_2_1_", &up), None, "at least 2-chain");
+        assert_eq!(met(q, "1_0_1_0_", &up), Some(0), "one colour");
+        assert_eq!(met(q, "2_3_4_0_", &up), Some(0), "4 reds");
+        assert_eq!(met(q, "2_0_5_0_", &up), Some(0), "'all' counts the garbage too");
+        assert_eq!(met(q, "2_2_4_0_", &up), Some(0), "'colored' does not");
+        assert_eq!(met(q, "2_1_1_0_", &up), Some(0), "1 garbage");
+        assert_eq!(met(q, "3_3_1_0_", &up), Some(0), "red in 1 group");
+        assert_eq!(met(q, "4_3_4_0_", &up), Some(0), "a red group of 4");
+        assert_eq!(met(q, "4_3_5_1_", &up), None, "a red group of 5 or more");
+        assert_eq!(met(q, "5_0_1_0_", &up), Some(0), "1 colour in total");
+        assert_eq!(met(q, "6_3_4_0_", &up), Some(0), "4 reds in total");
+        assert_eq!(met(q, "_0", &up), Some(0), "everything cleared");
+        assert_eq!(met(q, "0_0_1_0_0", &up), Some(0), "1-chain and clear");
+        let beside = [Placement { col: 3, rot: Rotation::Up }];
+        assert_eq!(met(q, "_1", &beside), None, "the garbage stays");
+    }
+
+    #[test]
+    fn goals_in_words() {
+        let g = pon2::parse_goal("0_0_3_0_0").unwrap();
+        assert_eq!(g.describe(), "exactly 3-chain and clear all");
+        assert_eq!(pon2::parse_goal("_6").unwrap().describe(), "clear yellow");
+        assert_eq!(pon2::parse_goal("2_2_6_1_").unwrap().describe(), "at least 6 coloured puyos popping at once");
+    }
+}

@@ -28,8 +28,7 @@ pub struct PuzzleEntry {
 /// message))` on the first problem. The queries get a shape check here (the full parse needs
 /// the crate); the crate's tests parse every bundled query.
 pub fn validate(_name: &str, text: &str) -> Result<(), (usize, usize, String)> {
-    let set: PuzzleSet =
-        ron::from_str(text).map_err(|e| (e.span.start.line, e.span.start.col, e.code.to_string()))?;
+    let set: PuzzleSet = ron::from_str(text).map_err(|e| (e.span.start.line, e.span.start.col, e.code.to_string()))?;
     for entry in &set.puzzles {
         if !entry.query.starts_with("field=") {
             let line = text.lines().position(|l| l.contains(&entry.query)).map_or(0, |i| i + 1);

@@ -8,6 +8,7 @@
 //! pruning cuts a branch when the puyos left (field plus remaining steps) cannot reach the goal.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::games::puyo::rules::{Field, Link, MAX_COLORS, Placement, Puyo};
@@ -52,7 +53,7 @@ struct Search<'a> {
     /// Colour counts of the steps from index i on (for pruning).
     step_colors: Vec<[u32; MAX_COLORS]>,
     accum: bool,
-    seen: HashSet<(u8, Field, Popped)>,
+    seen: HashSet<(u8, Field, Popped), BuildHasherDefault<FastHash>>,
     path: Vec<Placement>,
     out: Solved,
     start: Instant,
@@ -75,7 +76,7 @@ pub fn solve(puzzle: &Puzzle, opts: SolveOptions) -> Solved {
         opts,
         step_colors,
         accum,
-        seen: HashSet::new(),
+        seen: HashSet::default(),
         path: Vec::new(),
         out: Solved::default(),
         start: Instant::now(),
@@ -91,47 +92,66 @@ impl Search<'_> {
         if hopeless(&self.puzzle.goal, &field, &self.step_colors[depth], &total) {
             return;
         }
+        // States one step from the end are not stored: their subtree is one step deep, and
+        // they are most of the nodes (the table would cost more than it saves).
         let key_total = if self.accum { total } else { Popped::default() };
-        if !self.seen.insert((depth as u8, field, key_total)) {
+        if depth + 1 < self.puzzle.steps.len() && !self.seen.insert((depth as u8, field, key_total)) {
             return;
         }
-        let placements: &[Option<Placement>] = match step {
-            Step::Pair(p) => &Placement::for_pair(p.is_double()).iter().map(|&x| Some(x)).collect::<Vec<_>>(),
-            Step::Garbage(_) => &[None],
-        };
-        let mut children: Vec<(Field, Vec<Link>)> = Vec::with_capacity(placements.len());
-        let mut links: Vec<Link> = Vec::new();
-        for &placement in placements {
-            if self.stop {
+        let mut popped_children = Vec::new();
+        match step {
+            Step::Pair(p) => {
+                for &placement in Placement::for_pair(p.is_double()) {
+                    self.child(depth, &field, total, step, Some(placement), &mut popped_children);
+                }
+            }
+            Step::Garbage(_) => self.child(depth, &field, total, step, None, &mut popped_children),
+        }
+    }
+
+    /// Plays one placement of the step at `depth` and goes on from there. `popped` holds the
+    /// outcomes of this step's placements that popped something: a placement that leaves the
+    /// same field by the same pops is equivalent and skipped. (Without pops, two different
+    /// placements never leave the same field.)
+    fn child(
+        &mut self,
+        depth: usize,
+        field: &Field,
+        total: Popped,
+        step: Step,
+        placement: Option<Placement>,
+        popped: &mut Vec<(Field, Vec<Link>)>,
+    ) {
+        if self.stop {
+            return;
+        }
+        self.out.nodes += 1;
+        if self.out.nodes.is_multiple_of(1024) && self.opts.timeout.is_some_and(|t| self.start.elapsed() > t) {
+            self.out.timed_out = true;
+            self.stop = true;
+            return;
+        }
+        let mut next = *field;
+        let mut links = Vec::new();
+        if !play_step(&mut next, step, placement, &mut links) {
+            return;
+        }
+        if !links.is_empty() {
+            if popped.iter().any(|(f, l)| *f == next && *l == links) {
                 return;
             }
-            self.out.nodes += 1;
-            if self.out.nodes.is_multiple_of(1024) && self.opts.timeout.is_some_and(|t| self.start.elapsed() > t) {
-                self.out.timed_out = true;
-                self.stop = true;
-                return;
-            }
-            let mut next = field;
-            links.clear();
-            if !play_step(&mut next, step, placement, &mut links) {
-                continue;
-            }
-            // Two placements that leave the same field by the same pops are equivalent.
-            if children.iter().any(|(f, l)| *f == next && *l == links) {
-                continue;
-            }
-            children.push((next, links.clone()));
-            let mut after = total;
-            links.iter().for_each(|l| after.add(l));
-            self.path.extend(placement);
-            if self.puzzle.goal.is_met(&links, &after, &next) {
-                self.found();
-            } else {
-                self.visit(depth + 1, next, after);
-            }
-            if placement.is_some() {
-                self.path.pop();
-            }
+            popped.push((next, links.clone()));
+        }
+        let mut after = total;
+        links.iter().for_each(|l| after.add(l));
+        self.path.extend(placement);
+        if self.puzzle.goal.is_met(&links, &after, &next) {
+            self.found();
+        } else {
+            self.visit(depth + 1, next, after);
+        }
+        if placement.is_some() {
+            self.path.pop();
         }
     }
 
@@ -143,6 +163,34 @@ impl Search<'_> {
         if self.opts.stop_after.is_some_and(|n| self.out.count >= n) {
             self.stop = true;
         }
+    }
+}
+
+/// A multiply-rotate hasher (FxHash style) for the transposition table: the keys are
+/// bitboards, for which SipHash's protection against chosen keys is not needed.
+#[derive(Default)]
+struct FastHash(u64);
+
+impl Hasher for FastHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
     }
 }
 
@@ -203,7 +251,6 @@ fn hopeless(goal: &Goal, field: &Field, steps: &[u32; MAX_COLORS], total: &Poppe
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -237,26 +284,29 @@ mod tests {
     fn arb_puzzle() -> impl Strategy<Value = Puzzle> {
         let cell = (0..9usize).prop_map(|i| if i < 3 { None } else { Some(Puyo::ALL[(i - 3) % 6]) });
         let pair = (0..3usize, 0..3usize).prop_map(|(a, c)| Step::Pair(Pair::new(Puyo::color(a), Puyo::color(c))));
-        let steps = proptest::collection::vec(prop_oneof![4 => pair, 1 => Just(Step::Garbage([1, 0, 0, 0, 0, 1]))], 1..=2);
+        let steps =
+            proptest::collection::vec(prop_oneof![4 => pair, 1 => Just(Step::Garbage([1, 0, 0, 0, 0, 1]))], 1..=2);
         let kind = (0..7usize, 0..6usize, 0..9u32, any::<bool>(), proptest::option::of(0..6usize), any::<bool>());
-        (proptest::collection::vec(cell, 24), steps, kind).prop_map(|(cells, steps, (k, c, value, least, clear, main))| {
-            let mut field = Field::default();
-            for (i, cell) in cells.into_iter().enumerate() {
-                field.set(i % 6, i / 6, cell);
-            }
-            field.settle();
-            let kind = GoalKind::ALL[k];
-            let mut color = if kind.has_color() { GoalColor::from_index(c).unwrap() } else { GoalColor::All };
-            if matches!(kind, GoalKind::Place | GoalKind::Connection) && color == GoalColor::Garbage {
-                color = GoalColor::All;
-            }
-            let operator = if least { Operator::AtLeast } else { Operator::Exact };
-            let goal = Goal {
-                main: main.then_some(MainGoal { kind, color, value, operator }),
-                clear: clear.and_then(GoalColor::from_index),
-            };
-            Puzzle { field, steps, goal }
-        })
+        (proptest::collection::vec(cell, 24), steps, kind).prop_map(
+            |(cells, steps, (k, c, value, least, clear, main))| {
+                let mut field = Field::default();
+                for (i, cell) in cells.into_iter().enumerate() {
+                    field.set(i % 6, i / 6, cell);
+                }
+                field.settle();
+                let kind = GoalKind::ALL[k];
+                let mut color = if kind.has_color() { GoalColor::from_index(c).unwrap() } else { GoalColor::All };
+                if matches!(kind, GoalKind::Place | GoalKind::Connection) && color == GoalColor::Garbage {
+                    color = GoalColor::All;
+                }
+                let operator = if least { Operator::AtLeast } else { Operator::Exact };
+                let goal = Goal {
+                    main: main.then_some(MainGoal { kind, color, value, operator }),
+                    clear: clear.and_then(GoalColor::from_index),
+                };
+                Puzzle { field, steps, goal }
+            },
+        )
     }
 
     proptest! {

@@ -3,7 +3,7 @@
 //! earlier group is inserted into the columns below or between the later ones so that popping
 //! it lets them fall together. The style fixes how the split group rejoins: **stairs** joins
 //! horizontally (a part resting one level higher drops beside the waiting part), **sandwich**
-//! vertically (the upper part lands on the lower part). `asobi puyo templates` prints them.
+//! vertically (the upper part lands on the lower part, possibly also joining sideways). `asobi puyo templates` prints them.
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -52,7 +52,10 @@ fn insert(g: &LabelGrid, label: char, start: usize, counts: &[usize], rows: &[us
 /// Which joins the insertion breaks for the previous first label: (horizontal, vertical).
 fn broken_joins(before: &LabelGrid, after: &LabelGrid, label: char) -> (usize, usize) {
     let cells = |g: &LabelGrid| -> Vec<(usize, usize)> {
-        (0..WIDTH).flat_map(|c| (0..HEIGHT).map(move |r| (c, r))).filter(|&(c, r)| g.cells[r][c] == Some(label)).collect()
+        (0..WIDTH)
+            .flat_map(|c| (0..HEIGHT).map(move |r| (c, r)))
+            .filter(|&(c, r)| g.cells[r][c] == Some(label))
+            .collect()
     };
     let (b, a) = (cells(before), cells(after));
     // Cells keep their order within a column, so the k-th cell of a column maps to the k-th.
@@ -77,6 +80,20 @@ fn broken_joins(before: &LabelGrid, after: &LabelGrid, label: char) -> (usize, u
     (h, v)
 }
 
+/// A random insertion row of column `c`; sandwich prefers splitting the previous label's
+/// vertical run, which random rows rarely hit.
+fn insertion_row(rng: &mut impl Rng, g: &LabelGrid, c: usize, style: Style, labels: [char; 8], k: usize) -> usize {
+    let h = height(g, c);
+    if style == Style::Sandwich && k > 0 && rng.random_bool(0.7) {
+        let prev = Some(labels[k - 1]);
+        let splits: Vec<usize> = (1..h).filter(|&r| g.cells[r][c] == prev && g.cells[r - 1][c] == prev).collect();
+        if let Some(&r) = splits.choose(rng) {
+            return r;
+        }
+    }
+    rng.random_range(0..=h)
+}
+
 /// One random attempt at an 8-chain of `style`; `None` when it got stuck.
 fn attempt(rng: &mut impl Rng, style: Style) -> Option<LabelGrid> {
     const SHAPES: [&[usize]; 8] = [&[4], &[1, 3], &[3, 1], &[2, 2], &[1, 1, 2], &[2, 1, 1], &[1, 2, 1], &[1, 1, 1, 1]];
@@ -90,10 +107,11 @@ fn attempt(rng: &mut impl Rng, style: Style) -> Option<LabelGrid> {
                 continue;
             }
             let start = rng.random_range(0..=WIDTH - shape.len());
-            let rows: Vec<usize> = (0..shape.len()).map(|i| rng.random_range(0..=height(&grid, start + i))).collect();
+            let rows: Vec<usize> =
+                (0..shape.len()).map(|i| insertion_row(rng, &grid, start + i, style, labels, k)).collect();
             // Connected: ranges of neighbouring columns overlap.
-            let connected = (1..shape.len())
-                .all(|i| rows[i] < rows[i - 1] + shape[i - 1] && rows[i - 1] < rows[i] + shape[i]);
+            let connected =
+                (1..shape.len()).all(|i| rows[i] < rows[i - 1] + shape[i - 1] && rows[i - 1] < rows[i] + shape[i]);
             if !connected {
                 continue;
             }
@@ -105,7 +123,7 @@ fn attempt(rng: &mut impl Rng, style: Style) -> Option<LabelGrid> {
                 let (h, v) = broken_joins(&grid, &next, labels[k - 1]);
                 let fits = match style {
                     Style::Stairs => h > 0 && v == 0,
-                    Style::Sandwich => v > 0 && h == 0,
+                    Style::Sandwich => v > 0,
                 };
                 if !fits {
                     continue;

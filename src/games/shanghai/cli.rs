@@ -264,7 +264,12 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 .install(|| {
                     tune(&layout, start, &opts, |t| {
                         if !quiet {
-                            eprintln!("rate {:.4} {} {:?}", t.solve_rate, if t.accepted { "kept" } else { "    " }, t.weights);
+                            eprintln!(
+                                "rate {:.4} {} {:?}",
+                                t.solve_rate,
+                                if t.accepted { "kept" } else { "    " },
+                                t.weights
+                            );
                         }
                     })
                 })

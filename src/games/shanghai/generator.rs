@@ -88,3 +88,31 @@ pub fn deal(layout: &Layout, source: DealSource, seed: u64, index: u64) -> Resul
         DealSource::Random => Ok(random_deal(layout, &mut rng)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shanghai::ai::solver::{Verdict, solve_deal};
+    use crate::games::shanghai::catalog::load;
+    use crate::games::shanghai::rules::Game;
+
+    #[test]
+    fn generator_deals_replay_and_the_oracle_solves_them() {
+        for name in ["mini_turtle", "mini_spider", "fortress72", "turtle"] {
+            let layout = load(name).unwrap();
+            let seeds = if name == "turtle" { 5 } else { 40 };
+            for seed in 0..seeds {
+                let g = backward_play(&layout, &mut crate::lab::rng::game_rng(seed, 7)).unwrap();
+                let mut counts = vec![0; 64];
+                g.kinds.iter().for_each(|&k| counts[k as usize] += 1);
+                assert!(counts.iter().all(|&c| c == 0 || c == 4), "{name}: kinds of 4");
+                let mut game = Game::new(layout.clone(), g.kinds.clone());
+                g.solution.iter().for_each(|&m| game.play(m).unwrap());
+                assert!(game.is_won());
+                if name != "turtle" {
+                    assert_eq!(solve_deal(&layout, &g.kinds), Verdict::Solvable, "{name} seed {seed}");
+                }
+            }
+        }
+    }
+}

@@ -107,7 +107,8 @@ impl Layout {
 
     /// Free (spec §2.3): nothing lies on it and it lacks a left or a right neighbour.
     pub fn is_free(&self, present: &TileSet, i: usize) -> bool {
-        !present.intersects(&self.above[i]) && (!present.intersects(&self.left[i]) || !present.intersects(&self.right[i]))
+        !present.intersects(&self.above[i])
+            && (!present.intersects(&self.left[i]) || !present.intersects(&self.right[i]))
     }
 
     /// Known (spec §2.4): some part of its top face is uncovered.
@@ -194,7 +195,12 @@ pub(crate) mod tests {
     fn half_offset_top_tile_covers_two_cells_of_each() {
         let l = Layout::new(
             "t",
-            vec![Pos { x: 0, y: 0, z: 0 }, Pos { x: 2, y: 0, z: 0 }, Pos { x: 4, y: 0, z: 0 }, Pos { x: 1, y: 0, z: 1 }],
+            vec![
+                Pos { x: 0, y: 0, z: 0 },
+                Pos { x: 2, y: 0, z: 0 },
+                Pos { x: 4, y: 0, z: 0 },
+                Pos { x: 1, y: 0, z: 1 },
+            ],
         )
         .unwrap();
         let all = l.all();

@@ -66,15 +66,18 @@ impl AsobiBot {
                 reached |= 1 << reply.node.board.tile(c).treasure.expect("a treasure cell");
             }
         }
-        if p.cards_left == 0 { 0.0 } else { f64::from(reached.count_ones()) / f64::from(unrevealed.count_ones().max(1)) }
+        if p.cards_left == 0 {
+            0.0
+        } else {
+            f64::from(reached.count_ones()) / f64::from(unrevealed.count_ones().max(1))
+        }
     }
 
     /// The next player's possible insertions after `after`.
     fn replies<'a>(&self, after: &'a Inserted) -> impl Iterator<Item = Inserted> + 'a {
         let rotations = self.0.reply_rotations.clamp(1, 4);
         let node = &after.node;
-        Insertion::allowed(node.last)
-            .flat_map(move |at| (0..rotations).map(move |r| node.inserted(at, r)))
+        Insertion::allowed(node.last).flat_map(move |at| (0..rotations).map(move |r| node.inserted(at, r)))
     }
 
     /// Cells of `board` (after insertion `last`, the target on `target`) from which some own
@@ -87,11 +90,14 @@ impl AsobiBot {
                 Target::Treasure(_) => at.move_tile(target),
             };
             let Some(t) = t else { continue };
+            // The four rotations differ only in the inserted tile.
+            let mut next = board.clone();
+            next.insert(at, 0);
+            let sides = next.sides();
             for r in 0..4 {
-                let mut next = board.clone();
-                next.insert(at, r);
                 *boards += 1;
-                ways |= at.pull(next.maze().reach_from(t));
+                let maze = sides.with_tile(at.line()[0], board.spare.rotated(r).open).maze();
+                ways |= at.pull(maze.reach_from(t));
             }
         }
         ways
@@ -145,7 +151,10 @@ impl Bot for AsobiBot {
                     let value = chance - self.0.threat * threat + self.0.fixed * f64::from(is_fixed(dest))
                         - self.0.maze_distance * f64::from(walls[dest as usize]);
                     offer(value, after.turn(dest), &|| {
-                        format!("asobi: next-turn chance {chance:.2}, threat {threat:.2}, walls {}", walls[dest as usize])
+                        format!(
+                            "asobi: next-turn chance {chance:.2}, threat {threat:.2}, walls {}",
+                            walls[dest as usize]
+                        )
                     });
                 }
             }

@@ -44,16 +44,16 @@ impl Bfs<'_> {
                 if Some(dest) == target {
                     return Some((turn, depth));
                 }
-                let child = after.moved(me, dest);
-                let fresh = if self.params.position_only_visited {
-                    let fresh = self.visited_cells >> dest & 1 == 0;
-                    self.visited_cells |= 1 << dest;
-                    fresh
+                if self.params.position_only_visited {
+                    if self.visited_cells >> dest & 1 == 0 {
+                        self.visited_cells |= 1 << dest;
+                        self.queue.push_back((after.moved(me, dest), turn, depth + 1));
+                    }
                 } else {
-                    self.visited_keys.insert(child.key())
-                };
-                if fresh {
-                    self.queue.push_back((child, turn, depth + 1));
+                    let child = after.moved(me, dest);
+                    if self.visited_keys.insert(child.key()) {
+                        self.queue.push_back((child, turn, depth + 1));
+                    }
                 }
             }
         }

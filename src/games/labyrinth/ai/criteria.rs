@@ -43,8 +43,20 @@ pub fn position_score(c: &Criterion, target: Option<(Cell, Tile)>, dest: Cell) -
 pub fn walled(t: Cell, tile: Tile, dest: Cell) -> bool {
     let ((tx, ty), (dx, dy)) = (xy(t), xy(dest));
     let mut facing = 0;
-    facing |= if dy < ty { N } else if dy > ty { S } else { 0 };
-    facing |= if dx < tx { W } else if dx > tx { E } else { 0 };
+    facing |= if dy < ty {
+        N
+    } else if dy > ty {
+        S
+    } else {
+        0
+    };
+    facing |= if dx < tx {
+        W
+    } else if dx > tx {
+        E
+    } else {
+        0
+    };
     facing != 0 && tile.open & facing == 0
 }
 
@@ -95,7 +107,12 @@ impl CriterionBot {
                     None => target.is_some_and(|(t, _)| t == dest),
                     Some(x) => score >= x,
                 };
-                out.push(Child { first: first.unwrap_or(after.turn(dest)), score, passes, node: after.moved(obs.me, dest) });
+                out.push(Child {
+                    first: first.unwrap_or(after.turn(dest)),
+                    score,
+                    passes,
+                    node: after.moved(obs.me, dest),
+                });
             }
         }
         out

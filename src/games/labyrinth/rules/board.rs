@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::tile::{E, N, S, Tile, Treasure, W};
+use super::tile::{Tile, Treasure};
 
 /// A cell index `y*7 + x`, 0..49.
 pub type Cell = u8;
@@ -200,16 +200,28 @@ impl Maze {
     pub fn reach_from(self, c: Cell) -> Cells {
         self.reach(1 << c)
     }
+}
 
-    /// Passages between neighbours, for the 0-1 distance: `true` if c and its neighbour on
-    /// `side` are connected.
-    pub fn connected(self, c: Cell, side: u8) -> bool {
-        match side {
-            E => self.east >> c & 1 != 0,
-            W => c % SIZE > 0 && self.east >> (c - 1) & 1 != 0,
-            S => self.south >> c & 1 != 0,
-            _ => c >= SIZE && self.south >> (c - SIZE) & 1 != 0,
+/// Open sides of every cell as four bit sets (N, E, S, W), from which the [`Maze`] follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sides([Cells; 4]);
+
+/// Cells in column 6.
+const EAST_EDGE: Cells = 0x40 | 0x40 << 7 | 0x40 << 14 | 0x40 << 21 | 0x40 << 28 | 0x40 << 35 | 0x40 << 42;
+
+impl Sides {
+    /// The same with cell `c`'s sides set to `open` (a tile's mask) in place of what it had.
+    pub fn with_tile(self, c: Cell, open: u8) -> Sides {
+        let mut s = self.0;
+        for (k, side) in s.iter_mut().enumerate() {
+            *side = (*side & !(1 << c)) | u64::from(open >> k & 1) << c;
         }
+        Sides(s)
+    }
+
+    pub fn maze(self) -> Maze {
+        let [n, e, s, w] = self.0;
+        Maze { east: e & (w >> 1) & !EAST_EDGE, south: s & (n >> 7) }
     }
 }
 
@@ -228,16 +240,15 @@ impl Board {
     }
 
     pub fn maze(&self) -> Maze {
-        let (mut east, mut south) = (0, 0);
+        self.sides().maze()
+    }
+
+    pub fn sides(&self) -> Sides {
+        let mut sides = Sides::default();
         for (c, t) in self.tiles.iter().enumerate() {
-            if c % 7 < 6 && t.open & E != 0 && self.tiles[c + 1].open & W != 0 {
-                east |= 1 << c;
-            }
-            if c < 42 && t.open & S != 0 && self.tiles[c + 7].open & N != 0 {
-                south |= 1 << c;
-            }
+            sides = sides.with_tile(c as Cell, t.open);
         }
-        Maze { east, south }
+        sides
     }
 
     /// Inserts the spare turned by `rotation` at `at`; the pushed-out tile becomes the spare.

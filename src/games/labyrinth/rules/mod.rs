@@ -6,7 +6,7 @@ pub mod game;
 pub mod observation;
 pub mod tile;
 
-pub use board::{Board, Cell, Cells, Insertion, Maze};
+pub use board::{Board, Cell, Cells, Insertion, Maze, Sides};
 pub use game::{GameState, IllegalTurn, Player, Turn};
 pub use observation::{Observation, PublicPlayer, Target};
 pub use tile::{Shape, TREASURES, Tile, Treasure};

@@ -33,7 +33,6 @@ fn cell_code(cell: Option<Puyo>) -> Result<usize, ExportError> {
     })
 }
 
-
 fn export_err(message: &str) -> ExportError {
     ExportError { format: FORMAT, message: message.to_string() }
 }
@@ -73,7 +72,9 @@ fn write_goal(goal: &Goal) -> Result<String, ExportError> {
             let kind = match (m.kind, clear) {
                 (_, None) => KINDS[m.kind.index()],
                 (GoalKind::Chain, Some(_)) => b'w',
-                (k, Some(_)) => return Err(export_err(&format!("only chain goals can carry a clear colour, not {k:?}"))),
+                (k, Some(_)) => {
+                    return Err(export_err(&format!("only chain goals can carry a clear colour, not {k:?}")));
+                }
             };
             let kind = (kind + m.operator as u8) as char;
             let shown = clear.unwrap_or(m.color);
@@ -85,7 +86,8 @@ fn write_goal(goal: &Goal) -> Result<String, ExportError> {
 /// Parses an IshikawaPuyo URL (anything up to `pn.html?` is skipped).
 pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
     let err = |byte: usize, message: String| ParseError { format: FORMAT, position: char_pos(text, byte), message };
-    let start = text.find("pn.html?").map(|i| i + "pn.html?".len()).ok_or_else(|| err(0, "no 'pn.html?' in the URL".into()))?;
+    let start =
+        text.find("pn.html?").map(|i| i + "pn.html?".len()).ok_or_else(|| err(0, "no 'pn.html?' in the URL".into()))?;
     let body = &text[start..];
     let split = body.rfind("__").ok_or_else(|| err(start, "missing '__' before the goal".into()))?;
     let (front, goal_text) = (&body[..split], &body[split + 2..]);
@@ -136,7 +138,8 @@ fn parse_steps(text: &str) -> Located<Vec<Step>> {
     let mut steps = Vec::new();
     for i in (0..b.len()).step_by(2) {
         let Some(pair) = PAIRS.iter().position(|&x| x == b[i]) else {
-            let what = if b"amyKW".contains(&b[i]) { "garbage steps are not supported" } else { "unknown pair character" };
+            let what =
+                if b"amyKW".contains(&b[i]) { "garbage steps are not supported" } else { "unknown pair character" };
             return Err((i, format!("{what} '{}'", char_at(text, i))));
         };
         let place = b.get(i + 1).ok_or((i, "a step needs a pair and a placement character".to_string()))?;

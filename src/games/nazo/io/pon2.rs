@@ -12,7 +12,6 @@ use super::{ParseError, char_pos};
 
 const FORMAT: &str = "pon2 query";
 
-
 /// Writes `puzzle` as a pon2 query (every puzzle can be written).
 pub fn write(puzzle: &Puzzle) -> String {
     let cells: String = (0..HEIGHT)
@@ -111,18 +110,27 @@ fn parse_steps(text: &str, at: usize) -> Located<Vec<Step>> {
     let mut i = 0;
     let color = |i: usize| -> Located<_> {
         let ch = text[i..].chars().next().ok_or((at + i, "a pair needs two colours".to_string()))?;
-        from_letter(ch).filter(|p| p.is_color()).ok_or((at + i, format!("unknown step character '{ch}' (pairs use r g b y p, garbage drops o…o)")))
+        from_letter(ch)
+            .filter(|p| p.is_color())
+            .ok_or((at + i, format!("unknown step character '{ch}' (pairs use r g b y p, garbage drops o…o)")))
     };
     while i < b.len() {
         if b[i] == b'o' {
-            let end = text[i + 1..].find('o').map(|j| i + 1 + j).ok_or((at + i, "garbage drop has no closing 'o'".to_string()))?;
+            let end = text[i + 1..]
+                .find('o')
+                .map(|j| i + 1 + j)
+                .ok_or((at + i, "garbage drop has no closing 'o'".to_string()))?;
             let parts: Vec<&str> = text[i + 1..end].split('_').collect();
             if parts.len() != WIDTH {
                 return Err((at + i, format!("garbage drop needs {WIDTH} counts joined by '_', got {}", parts.len())));
             }
             let mut counts = [0u8; WIDTH];
             for (c, p) in parts.iter().enumerate() {
-                counts[c] = p.parse().ok().filter(|&n: &u8| n as usize <= HEIGHT).ok_or((at + i + 1, format!("bad garbage count '{p}' (0-13)")))?;
+                counts[c] = p
+                    .parse()
+                    .ok()
+                    .filter(|&n: &u8| n as usize <= HEIGHT)
+                    .ok_or((at + i + 1, format!("bad garbage count '{p}' (0-13)")))?;
             }
             steps.push(Step::Garbage(counts));
             i = end + 1;
@@ -148,7 +156,14 @@ pub(crate) fn parse_goal(text: &str) -> Located<Goal> {
         return Ok(Goal::default());
     }
     let parts: Vec<&str> = text.split('_').collect();
-    let offsets: Vec<usize> = parts.iter().scan(0, |o, p| { let at = *o; *o += p.len() + 1; Some(at) }).collect();
+    let offsets: Vec<usize> = parts
+        .iter()
+        .scan(0, |o, p| {
+            let at = *o;
+            *o += p.len() + 1;
+            Some(at)
+        })
+        .collect();
     let number = |k: usize, max: usize, what: &str| -> Located<usize> {
         parts[k].parse().ok().filter(|&n| n <= max).ok_or((offsets[k], format!("bad {what} '{}' (0-{max})", parts[k])))
     };
@@ -166,7 +181,12 @@ pub(crate) fn parse_goal(text: &str) -> Located<Goal> {
             let color = if kind.has_color() { color } else { GoalColor::All };
             Goal { main: Some(MainGoal { kind, color, value, operator }), clear: clear(4)? }
         }
-        n => return Err((0, format!("goal must be '<kind>_<color>_<value>_<operator>_<clear>' or '_<clear>', got {n} parts"))),
+        n => {
+            return Err((
+                0,
+                format!("goal must be '<kind>_<color>_<value>_<operator>_<clear>' or '_<clear>', got {n} parts"),
+            ));
+        }
     };
     goal.validate().map_err(|m| (0, m))?;
     Ok(goal)

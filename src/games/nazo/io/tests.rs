@@ -158,10 +158,7 @@ fn arb_goal(ishikawa: bool) -> impl Strategy<Value = Goal> {
 }
 
 fn arb_puzzle(ishikawa: bool) -> impl Strategy<Value = Puzzle> {
-    let step = prop_oneof![
-        arb_pair(),
-        proptest::array::uniform6(0..=3u8).prop_map(Step::Garbage),
-    ];
+    let step = prop_oneof![arb_pair(), proptest::array::uniform6(0..=3u8).prop_map(Step::Garbage),];
     let steps = if ishikawa {
         proptest::collection::vec(arb_pair(), 0..8).boxed()
     } else {

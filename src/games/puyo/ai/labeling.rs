@@ -101,15 +101,14 @@ pub struct TemplateError {
 pub fn with_boundary(grid: &LabelGrid) -> Result<Labels, String> {
     let mut cells = grid.cells;
     let mut next = b'a';
-    for r in (0..HEIGHT).rev() {
-        for c in 0..WIDTH {
-            if cells[r][c].is_none() && neighbours(c, r).any(|(nc, nr)| grid.cells[nr][nc].is_some()) {
-                if next > b'z' {
-                    return Err("more than 26 boundary cells".into());
-                }
-                cells[r][c] = Some(next as char);
-                next += 1;
+    let reading_order = (0..HEIGHT).rev().flat_map(|r| (0..WIDTH).map(move |c| (c, r)));
+    for (c, r) in reading_order {
+        if cells[r][c].is_none() && neighbours(c, r).any(|(nc, nr)| grid.cells[nr][nc].is_some()) {
+            if next > b'z' {
+                return Err("more than 26 boundary cells".into());
             }
+            cells[r][c] = Some(next as char);
+            next += 1;
         }
     }
     Ok(cells)
@@ -118,14 +117,15 @@ pub fn with_boundary(grid: &LabelGrid) -> Result<Labels, String> {
 /// Label pairs with orthogonally adjacent cells in `cells`.
 fn adjacent_pairs(cells: &Labels) -> Vec<(char, char)> {
     let mut out = Vec::new();
-    for r in 0..HEIGHT {
-        for c in 0..WIDTH {
-            let Some(a) = cells[r][c] else { continue };
+    for (r, row) in cells.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            let Some(a) = *cell else { continue };
             for (nc, nr) in neighbours(c, r) {
-                if let Some(b) = cells[nr][nc] {
-                    if a != b && !(a.is_ascii_lowercase() && b.is_ascii_lowercase()) {
-                        out.push((a, b));
-                    }
+                if let Some(b) = cells[nr][nc]
+                    && a != b
+                    && !(a.is_ascii_lowercase() && b.is_ascii_lowercase())
+                {
+                    out.push((a, b));
                 }
             }
         }
@@ -141,11 +141,15 @@ pub fn truth_table(grid: &LabelGrid, labels: &Labels, file: &TemplateFile, opts:
     let n = names.len();
     let mut table = TruthTable {
         labels: names,
-        relation: (0..n).map(|i| (0..n).map(|j| if i == j { Relation::Same } else { Relation::Any }).collect()).collect(),
+        relation: (0..n)
+            .map(|i| (0..n).map(|j| if i == j { Relation::Same } else { Relation::Any }).collect())
+            .collect(),
     };
     // Automatic rule: adjacent in the finished formation (body-body, boundary-body).
     for (a, b) in adjacent_pairs(labels) {
-        if opts.boundary_rule || (a.is_ascii_uppercase() && b.is_ascii_uppercase()) || breaks_chain(grid, labels, a, b, file.chain)
+        if opts.boundary_rule
+            || (a.is_ascii_uppercase() && b.is_ascii_uppercase())
+            || breaks_chain(grid, labels, a, b, file.chain)
         {
             table.differ(a, b);
         }
@@ -179,10 +183,10 @@ pub fn truth_table(grid: &LabelGrid, labels: &Labels, file: &TemplateFile, opts:
 fn breaks_chain(grid: &LabelGrid, labels: &Labels, a: char, b: char, chain: u32) -> bool {
     let (boundary, body) = if a.is_ascii_lowercase() { (a, b) } else { (b, a) };
     let mut g = grid.clone();
-    for r in 0..HEIGHT {
-        for c in 0..WIDTH {
-            if labels[r][c] == Some(boundary) {
-                g.cells[r][c] = Some(body);
+    for (grow, lrow) in g.cells.iter_mut().zip(labels) {
+        for (cell, label) in grow.iter_mut().zip(lrow) {
+            if *label == Some(boundary) {
+                *cell = Some(body);
             }
         }
     }
@@ -209,7 +213,8 @@ pub fn weights(table: &TruthTable, labels: &Labels, file: &TemplateFile) -> Vec<
         .iter()
         .map(|&l| {
             let (xu, xl) = table.x_counts(l);
-            let on_edge = (0..HEIGHT).any(|r| (0..WIDTH).any(|c| labels[r][c] == Some(l) && (c == 0 || c == WIDTH - 1 || r == 0)));
+            let on_edge = (0..HEIGHT)
+                .any(|r| (0..WIDTH).any(|c| labels[r][c] == Some(l) && (c == 0 || c == WIDTH - 1 || r == 0)));
             let edge = if on_edge { 100 } else { 0 };
             let w = if l.is_ascii_uppercase() { 100 * xu + 10 * xl + edge } else { 10 * xu + edge };
             let w = file.weights.iter().find(|(k, _)| *k == l).map_or(w, |&(_, v)| v);
@@ -243,7 +248,8 @@ pub fn coloring(table: &TruthTable, colors: usize) -> Option<Vec<(char, usize)>>
 /// All four stages: a template from a variant file.
 pub fn compile(path: &str, file: &TemplateFile, opts: &CompileOptions) -> Result<Template, TemplateError> {
     let err = |message: String| TemplateError { file: path.to_string(), message };
-    let grid = LabelGrid::parse(&file.table).map_err(|(line, col, msg)| err(format!("table line {line}, column {col}: {msg}")))?;
+    let grid = LabelGrid::parse(&file.table)
+        .map_err(|(line, col, msg)| err(format!("table line {line}, column {col}: {msg}")))?;
     grid.check_chain(file.chain).map_err(err)?;
     // Decision (spec §9.13): boundary labels belong to chain formations only; the domino has none.
     let labels = if file.chain > 0 { with_boundary(&grid).map_err(err)? } else { grid.cells };
@@ -252,5 +258,5 @@ pub fn compile(path: &str, file: &TemplateFile, opts: &CompileOptions) -> Result
         return Err(err(format!("the body labels cannot be colored with {} colors", opts.colors)));
     }
     let weights = weights(&table, &labels, file);
-    Ok(Template::new(file.name.clone(), labels, table, weights, opts.weight_rule))
+    Ok(Template::new(file.name.clone(), file.chain, labels, table, weights, opts.weight_rule))
 }

@@ -2,5 +2,153 @@
 //! maximization, the combined player, and asobi's own player, all behind [`PuyoAi`].
 
 pub mod labeling;
+pub mod potential;
 pub mod relation;
 pub mod template;
+pub mod template_search;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use self::labeling::CompileOptions;
+use self::labeling::TemplateError;
+use self::potential::PotentialParams;
+use self::template::{Template, load_group};
+use self::template_search::{TemplateParams, best_template, search};
+use super::rules::{Field, Pair, Placement};
+
+/// The template library of asobi's player (part of its definition, whatever `group` says).
+pub const ASOBI_GROUP: &str = "sandwich8";
+
+/// What a player may see when deciding.
+#[derive(Clone, Copy, Debug)]
+pub struct Observation<'a> {
+    pub field: &'a Field,
+    /// The current pair followed by the previews.
+    pub pairs: &'a [Pair],
+    /// Garbage waiting to fall on this player (versus).
+    pub pending: u32,
+    /// The opponent's field (versus).
+    pub opponent: Option<&'a Field>,
+}
+
+/// A move, whether it is meant as the firing of the player's chain, and why it was chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub placement: Placement,
+    pub fires: bool,
+    pub why: String,
+}
+
+/// A Puyo player.
+pub trait PuyoAi: Send + Sync {
+    /// `None` only when no legal move exists.
+    fn decide(&self, obs: &Observation) -> Option<Decision>;
+}
+
+/// The players of the CLI and the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum AiKind {
+    /// Relation-matrix templates only (potential maximization when all templates conflict).
+    Template,
+    /// Potential maximization (paper §4.2).
+    Potential,
+    /// Templates until the best score exceeds 0.9, then potential maximization (paper §6).
+    Combined,
+    /// asobi's player: the sandwich8 templates followed until the formation itself fires its
+    /// whole chain; a potential maximizer that also reads unseen pairs (virtual drops) when
+    /// every template conflicts or garbage is pending.
+    Asobi,
+}
+
+/// Parameters of every player (Default = the paper's values).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AiParams {
+    /// Template group: stairs8, sandwich8, domino6 or all.
+    pub group: String,
+    pub template: TemplateParams,
+    pub compile: CompileOptions,
+    pub potential: PotentialParams,
+    /// The combined player switches to potential maximization above this template score.
+    pub switch: f64,
+}
+
+impl Default for AiParams {
+    fn default() -> Self {
+        AiParams {
+            group: "stairs8".into(),
+            template: TemplateParams::default(),
+            compile: CompileOptions::default(),
+            potential: PotentialParams::default(),
+            switch: 0.9,
+        }
+    }
+}
+
+/// A ready player: its kind, parameters and compiled templates (cheap to clone).
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub kind: AiKind,
+    pub params: AiParams,
+    templates: Arc<Vec<Template>>,
+}
+
+impl Player {
+    pub fn new(kind: AiKind, mut params: AiParams) -> Result<Player, TemplateError> {
+        if kind == AiKind::Asobi {
+            // asobi's player: follow the templates to the end and fire the formation itself
+            // (firing its whole chain is the completion test, not the 0.95 score), reading
+            // unseen pairs by virtual drops when it must fall back to potential maximization.
+            params.group = ASOBI_GROUP.to_string();
+            params.template.completion = 0.0;
+            params.potential.virtual_drop = 0.8;
+            params.potential.depth = 2;
+        }
+        let templates = Arc::new(load_group(&params.group, &params.compile)?);
+        Ok(Player { kind, params, templates })
+    }
+
+    pub fn templates(&self) -> &[Template] {
+        &self.templates
+    }
+
+    fn potential(&self, obs: &Observation) -> Option<Decision> {
+        let c = potential::decide(&self.params.potential, obs)?;
+        let what = if c.fires { "fire, attack" } else { "build, potential" };
+        Some(Decision { placement: c.placement, fires: c.fires, why: format!("potential: {what} {:.0}", c.attack) })
+    }
+
+    fn template(&self, obs: &Observation) -> Option<Decision> {
+        match search(&self.templates, &self.params.template, obs.field, obs.pairs) {
+            Some(c) => Some(Decision {
+                placement: c.placement,
+                fires: c.fires,
+                why: format!("template {} scores {:.3}", self.templates[c.template].name, c.score),
+            }),
+            // Spec §9.4: every leaf conflicts with every template.
+            None => self.potential(obs),
+        }
+    }
+}
+
+impl PuyoAi for Player {
+    fn decide(&self, obs: &Observation) -> Option<Decision> {
+        match self.kind {
+            AiKind::Template => self.template(obs),
+            AiKind::Potential => self.potential(obs),
+            // Under attack: counter with the seeker (special case (c)) instead of building on.
+            AiKind::Asobi if obs.pending > 0 => self.potential(obs),
+            AiKind::Asobi => self.template(obs),
+            AiKind::Combined => {
+                let built = best_template(&self.templates, obs.field).is_some_and(|(_, s)| s > self.params.switch);
+                if built || obs.pending > 0 { self.potential(obs) } else { self.template(obs) }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod template_tests;
+#[cfg(test)]
+mod tests;

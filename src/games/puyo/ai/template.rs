@@ -13,6 +13,8 @@ const SLOTS: usize = 16 * WIDTH;
 #[derive(Clone, Debug)]
 pub struct Template {
     pub name: String,
+    /// Links the formation fires (0 for the domino).
+    pub chain: u32,
     /// The labeling table with boundary labels.
     pub labels: Labels,
     pub truth: TruthTable,
@@ -53,9 +55,17 @@ fn bits_iter(b: Bits) -> impl Iterator<Item = usize> {
 }
 
 impl Template {
-    pub(super) fn new(name: String, labels: Labels, truth: TruthTable, weights: Vec<(char, u32)>, rule: WeightRule) -> Template {
+    pub(super) fn new(
+        name: String,
+        chain: u32,
+        labels: Labels,
+        truth: TruthTable,
+        weights: Vec<(char, u32)>,
+        rule: WeightRule,
+    ) -> Template {
         let mut t = Template {
             name,
+            chain,
             labels,
             truth,
             weights,
@@ -197,15 +207,20 @@ impl Template {
 /// The template groups shipped in `levels/puyo/` (one folder each).
 pub const GROUPS: [&str; 3] = ["stairs8", "sandwich8", "domino6"];
 
-/// The compiled templates of a group (`stairs8`, `sandwich8`, `domino6`, or `all`).
+/// Names of the unions: both 8-chain groups (the paper's 22-template library), and all.
+pub const UNIONS: [&str; 2] = ["chains8", "all"];
+
+/// The compiled templates of a group (`stairs8`, `sandwich8`, `domino6`, `chains8` = stairs8 +
+/// sandwich8, or `all`).
 pub fn load_group(group: &str, opts: &CompileOptions) -> Result<Vec<Template>, TemplateError> {
     let folders: Vec<&str> = match group {
         "all" => GROUPS.to_vec(),
+        "chains8" => GROUPS[..2].to_vec(),
         g if GROUPS.contains(&g) => vec![g],
         other => {
             return Err(TemplateError {
                 file: other.to_string(),
-                message: format!("unknown template group (use {} or all)", GROUPS.join(", ")),
+                message: format!("unknown template group (use {}, chains8 or all)", GROUPS.join(", ")),
             });
         }
     };

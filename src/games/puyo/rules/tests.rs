@@ -143,7 +143,8 @@ fn garbage_drop_follows_the_spec() {
 
 #[test]
 fn ascii_round_trip_and_errors() {
-    let text = "......\n......\n......\n......\n......\n......\n......\n......\n......\n......\n..H...\nRGBYPO\nOPYBGR\n";
+    let text =
+        "......\n......\n......\n......\n......\n......\n......\n......\n......\n......\n..H...\nRGBYPO\nOPYBGR\n";
     assert_eq!(field(text).to_ascii(), text);
     let err = Field::from_ascii("RGB\n").unwrap_err();
     assert_eq!((err.line, err.column), (1, 1));

@@ -95,3 +95,52 @@ pub fn play_out(game: &mut Game, player: &dyn Player, rng: &mut GameRng) -> bool
     }
     game.is_won()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shanghai::catalog::load;
+    use crate::games::shanghai::generator::{DealSource, deal};
+    use crate::lab::rng::game_rng;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Scrambling the hidden tiles of the real game never changes a decision, and every
+        /// decision is legal.
+        #[test]
+        fn decisions_ignore_hidden_tiles(seed in 0u64..10_000) {
+            let layout = load("mini_turtle").unwrap();
+            let player = VirtualPlayer { params: PlayerParams { n: 4, depth: 2, ..PlayerParams::default() } };
+            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
+            let mut step = 0;
+            while !game.is_over() {
+                let mut scrambled = game.clone();
+                let hidden: Vec<usize> = game.observation().unknown().collect();
+                let mut shuffled: Vec<_> = hidden.iter().map(|&i| game.kinds[i]).collect();
+                shuffled.shuffle(&mut game_rng(seed, step + 100));
+                hidden.iter().zip(shuffled).for_each(|(&i, k)| scrambled.kinds[i] = k);
+                let a = player.decide(&game.observation(), &mut game_rng(seed, step)).unwrap();
+                let b = player.decide(&scrambled.observation(), &mut game_rng(seed, step)).unwrap();
+                prop_assert_eq!(a.mv, b.mv);
+                prop_assert!(game.is_legal(a.mv));
+                game.play(a.mv).unwrap();
+                step += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn strong_player_usually_clears_the_mini_turtle() {
+        let layout = load("mini_turtle").unwrap();
+        let player = VirtualPlayer { params: PlayerParams { n: 4, depth: 2, ..PlayerParams::default() } };
+        let won = (0..30)
+            .filter(|&s| {
+                let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, s, 0).unwrap());
+                play_out(&mut game, &player, &mut game_rng(s, 1))
+            })
+            .count();
+        assert!(won >= 20, "won {won} of 30");
+    }
+}

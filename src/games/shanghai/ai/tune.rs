@@ -44,7 +44,8 @@ const TUNE_STREAM: u64 = 0x7C1E;
 pub fn training_rate(layout: &Arc<Layout>, weights: Weights, opts: &TuneOptions) -> Result<f64, String> {
     let deals: Vec<_> =
         (0..opts.instances).map(|i| deal(layout, DealSource::Generator, opts.seed, i)).collect::<Result<_, _>>()?;
-    let player = VirtualPlayer { params: PlayerParams { n: opts.n, depth: opts.depth, weights, ..PlayerParams::default() } };
+    let player =
+        VirtualPlayer { params: PlayerParams { n: opts.n, depth: opts.depth, weights, ..PlayerParams::default() } };
     let games = opts.instances * opts.plays;
     let solved: u64 = (0..games)
         .into_par_iter()

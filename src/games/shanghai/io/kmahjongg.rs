@@ -31,7 +31,8 @@ pub struct ReadLayout {
 
 /// Parses `text` (the contents of `file`); the layout is named after the file stem.
 pub fn read(file: &str, text: &str) -> Result<ReadLayout, LayoutFileError> {
-    let err = |line: usize, column: usize, message: String| LayoutFileError { file: file.to_string(), line, column, message };
+    let err =
+        |line: usize, column: usize, message: String| LayoutFileError { file: file.to_string(), line, column, message };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)));
     let (_, header) = lines.next().ok_or_else(|| err(1, 1, "empty file: expected a kmahjongg-layout header".into()))?;
     let v11 = match header {
@@ -72,7 +73,11 @@ pub fn read(file: &str, text: &str) -> Result<ReadLayout, LayoutFileError> {
     let mut cells = vec![b'.'; w * h * d];
     for (k, (no, line)) in grid.iter().enumerate() {
         if line.len() != w {
-            return Err(err(*no, line.len().min(w) + 1, format!("grid line has {} characters, expected w = {w}", line.len())));
+            return Err(err(
+                *no,
+                line.len().min(w) + 1,
+                format!("grid line has {} characters, expected w = {w}", line.len()),
+            ));
         }
         if let Some(col) = line.bytes().position(|c| !b".1234".contains(&c)) {
             return Err(err(*no, col + 1, format!("'{}' is not one of . 1 2 3 4", &line[col..col + 1])));
@@ -90,15 +95,25 @@ pub fn read(file: &str, text: &str) -> Result<ReadLayout, LayoutFileError> {
                     continue;
                 }
                 if x + 1 >= w || y + 1 >= h {
-                    return Err(err(place(y, z), x + 1, format!("tile at column {x}, row {y} sticks out of the board")));
+                    return Err(err(
+                        place(y, z),
+                        x + 1,
+                        format!("tile at column {x}, row {y} sticks out of the board"),
+                    ));
                 }
                 if (at(x + 1, y, z), at(x, y + 1, z), at(x + 1, y + 1, z)) != (b'2', b'4', b'3') {
-                    warnings.push(format!("{file}:{}:{}: tile marks around this anchor are not 12/43", place(y, z), x + 1));
+                    warnings.push(format!(
+                        "{file}:{}:{}: tile marks around this anchor are not 12/43",
+                        place(y, z),
+                        x + 1
+                    ));
                 }
-                if let Some(other) = positions.iter().find(|p: &&Pos| {
-                    p.z == z as i32 && (p.x - x as i32).abs() <= 1 && (p.y - y as i32).abs() <= 1
-                }) {
-                    let msg = format!("tile at column {x}, row {y} overlaps the tile at column {}, row {}", other.x, other.y);
+                if let Some(other) = positions
+                    .iter()
+                    .find(|p: &&Pos| p.z == z as i32 && (p.x - x as i32).abs() <= 1 && (p.y - y as i32).abs() <= 1)
+                {
+                    let msg =
+                        format!("tile at column {x}, row {y} overlaps the tile at column {}, row {}", other.x, other.y);
                     return Err(err(place(y, z), x + 1, msg));
                 }
                 positions.push(Pos { x: x as i32, y: y as i32, z: z as i32 });

@@ -64,3 +64,61 @@ pub fn count_moves(layout: &Layout, present: &TileSet, kinds: &[Kind]) -> usize 
     }
     free_of[..UNKNOWN as usize].iter().map(|&c| c as usize * (c as usize).saturating_sub(1) / 2).sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shanghai::catalog::load;
+    use crate::games::shanghai::generator::{DealSource, deal};
+    use crate::games::shanghai::layout::tests::free_by_cells;
+    use proptest::prelude::*;
+
+    #[test]
+    fn turtle_start_matches_the_spec() {
+        let t = load("turtle").unwrap();
+        let per_level: Vec<usize> = (0..5).map(|z| t.positions.iter().filter(|p| p.z == z).count()).collect();
+        assert_eq!(per_level, vec![87, 36, 16, 4, 1]);
+        let all = t.all();
+        assert_eq!(t.free_tiles(&all).len(), 35);
+        let hidden: Vec<usize> = all.iter().filter(|&i| !t.is_visible(&all, i)).collect();
+        assert_eq!(hidden.len(), 56);
+        let hidden_per_level: Vec<usize> =
+            (0..3).map(|z| hidden.iter().filter(|&&i| t.positions[i].z == z).count()).collect();
+        assert_eq!(hidden_per_level, vec![36, 16, 4]);
+        let mini = load("mini_turtle").unwrap();
+        let all = mini.all();
+        assert_eq!(mini.free_tiles(&all).len(), 11);
+        assert_eq!(all.iter().filter(|&i| !mini.is_visible(&all, i)).count(), 12);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Free tiles agree with a brute-force check on cells, visible tiles stay visible and
+        /// every move removes exactly two tiles, along random plays of random deals.
+        #[test]
+        fn free_tiles_match_brute_force(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_spider", "fortress72"])) {
+            let layout = load(name).unwrap();
+            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Random, seed, 0).unwrap());
+            let mut rng = crate::lab::rng::game_rng(seed, 1);
+            loop {
+                for i in game.present.iter() {
+                    prop_assert_eq!(layout.is_free(&game.present, i), free_by_cells(&layout, &game.present, i));
+                }
+                let moves = game.legal_moves();
+                prop_assert_eq!(moves.len(), count_moves(&layout, &game.present, &game.kinds));
+                if moves.is_empty() {
+                    break;
+                }
+                let before = game.observation();
+                let n = game.present.len();
+                game.play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())]).unwrap();
+                prop_assert_eq!(game.present.len(), n - 2);
+                let after = game.observation();
+                for i in game.present.iter() {
+                    prop_assert!(before.kinds[i] == UNKNOWN || after.kinds[i] == before.kinds[i]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,882 @@
+//! The Puyo Puyo screen: endless (one board) and versus (two boards) on the engine's tick model.
+//! Every seat is a human or any Puyo AI; AI decisions run as background tasks. The view
+//! follows the game: each tick shows one frame per board (the pair falling, a chain link
+//! flashing and popping), then the game advances to the next tick.
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use rand::SeedableRng;
+
+use super::ai_task::AiJob;
+use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
+use super::panel::{BoardArea, side_panel};
+use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::puyo::ai::template_search::{Select, best_template};
+use crate::games::puyo::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi};
+use crate::games::puyo::experiment::{Build, Endless, VersusExp};
+use crate::games::puyo::rules::{Bits, Field, HEIGHT, Outcome, Pair, Placement, Puyo, Rotation, Versus, WIDTH};
+use crate::lab::rng::GameRng;
+use crate::lab::stats::HeadToHead;
+
+/// Side of one cell in world units (before the board's scale).
+const CELL: f32 = 40.0;
+/// Pairs generated per game; the sequence repeats after it.
+const SEQUENCE_LEN: usize = 1024;
+
+pub struct PuyoPlugin;
+
+impl Plugin for PuyoPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(Screen::Puyo), (setup_screen, spawn_meshes).chain())
+            .add_systems(OnExit(Screen::Puyo), cancel_ai)
+            .add_systems(
+                Update,
+                (human_input, advance_game, redraw_boards, animate_cells).chain().run_if(in_state(Screen::Puyo)),
+            )
+            .add_systems(EguiPrimaryContextPass, puyo_panel.run_if(in_state(Screen::Puyo)));
+        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Puyo);
+        register_lab_entries(app);
+    }
+}
+
+/// Who plays a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seat {
+    Human,
+    Ai(AiKind),
+}
+
+impl Seat {
+    const CHOICES: [Seat; 5] = [
+        Seat::Human,
+        Seat::Ai(AiKind::Template),
+        Seat::Ai(AiKind::Potential),
+        Seat::Ai(AiKind::Combined),
+        Seat::Ai(AiKind::Asobi),
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            Seat::Human => "human",
+            Seat::Ai(AiKind::Template) => "templates",
+            Seat::Ai(AiKind::Potential) => "potential maximization",
+            Seat::Ai(AiKind::Combined) => "combined (paper)",
+            Seat::Ai(AiKind::Asobi) => "asobi",
+        }
+    }
+}
+
+/// What a new game is made from; edited in the panel.
+#[derive(Clone, Debug)]
+struct Settings {
+    versus: bool,
+    seats: [Seat; 2],
+    seed: u64,
+    colors: usize,
+    /// Ticks per second.
+    speed: f32,
+    paused: bool,
+    params: AiParams,
+}
+
+/// One picture of a board for one tick.
+#[derive(Clone, Debug, Default)]
+struct Frame {
+    field: Field,
+    /// Cells that fall into place during the frame, with the row they start from.
+    falling: Vec<((usize, usize), f32)>,
+    /// Cells that flash and pop during the frame.
+    popping: Bits,
+    /// Chain link shown (0 when none).
+    link: u32,
+}
+
+/// The game in progress and everything the screen shows of it.
+#[derive(Resource)]
+struct PuyoGame {
+    settings: Settings,
+    game: Versus,
+    garbage_rng: GameRng,
+    outcome: Option<Outcome>,
+    players: [Option<Player>; 2],
+    jobs: [AiJob<Option<Decision>>; 2],
+    /// The placement each side chose for the current tick (`Some(None)`: it has no legal move).
+    chosen: [Option<Option<Placement>>; 2],
+    /// The tick whose garbage has already fallen on each side.
+    garbage_done: [Option<u32>; 2],
+    /// The human's pair position.
+    cursor: [Placement; 2],
+    queues: [VecDeque<Frame>; 2],
+    shown: [Frame; 2],
+    /// Seconds left of the frame on screen.
+    frame_left: f32,
+    step_once: bool,
+    redraw: bool,
+    score: [u64; 2],
+    log: VecDeque<String>,
+    error: Option<String>,
+}
+
+impl PuyoGame {
+    fn new(settings: Settings) -> Self {
+        let mut rng = GameRng::seed_from_u64(settings.seed);
+        let pairs = crate::games::puyo::rules::pair_sequence(&mut rng, settings.colors, SEQUENCE_LEN);
+        let mut game = Versus::new(pairs);
+        if !settings.versus {
+            // Endless: the second side never plays.
+            game.sides[1].dead = true;
+        }
+        let mut screen = PuyoGame {
+            settings,
+            game,
+            garbage_rng: rng,
+            outcome: None,
+            players: [None, None],
+            jobs: Default::default(),
+            chosen: [None, None],
+            garbage_done: [None, None],
+            cursor: [Placement { col: 2, rot: Rotation::Up }; 2],
+            queues: Default::default(),
+            shown: Default::default(),
+            frame_left: 0.0,
+            step_once: false,
+            redraw: true,
+            score: [0; 2],
+            log: VecDeque::new(),
+            error: None,
+        };
+        screen.rebuild_players();
+        screen
+    }
+
+    fn sides(&self) -> usize {
+        if self.settings.versus { 2 } else { 1 }
+    }
+
+    /// Makes the AI players from the settings; the next decision uses them.
+    fn rebuild_players(&mut self) {
+        self.error = None;
+        for i in 0..2 {
+            self.players[i] = match self.settings.seats[i] {
+                Seat::Human => None,
+                Seat::Ai(kind) => match Player::new(kind, self.settings.params.clone()) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        self.error = Some(e.to_string());
+                        None
+                    }
+                },
+            };
+        }
+    }
+
+    fn log(&mut self, line: String) {
+        self.log.push_front(line);
+        self.log.truncate(12);
+    }
+
+    fn is_over(&self) -> bool {
+        self.outcome.is_some() || (!self.settings.versus && self.game.sides[0].dead)
+    }
+}
+
+fn default_settings(demo: bool) -> Settings {
+    Settings {
+        versus: demo,
+        seats: if demo {
+            [Seat::Ai(AiKind::Combined), Seat::Ai(AiKind::Asobi)]
+        } else {
+            [Seat::Human, Seat::Ai(AiKind::Combined)]
+        },
+        seed: 1,
+        colors: 4,
+        speed: 6.0,
+        paused: false,
+        params: AiParams::default(),
+    }
+}
+
+fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<Res<PuyoGame>>) {
+    if existing.is_none() {
+        commands.insert_resource(PuyoGame::new(default_settings(demo.0)));
+    }
+}
+
+/// Leaving the screen cancels the AIs' work; the game resumes when the player comes back.
+fn cancel_ai(mut game: ResMut<PuyoGame>) {
+    for job in &mut game.jobs {
+        job.cancel();
+    }
+    game.redraw = true;
+}
+
+/// Shared meshes and materials of the board.
+#[derive(Resource)]
+struct PuyoAssets {
+    puyo: Handle<Mesh>,
+    kinds: Vec<Handle<ColorMaterial>>,
+    flash: Handle<ColorMaterial>,
+    ghost: Handle<ColorMaterial>,
+    well: Handle<ColorMaterial>,
+    hidden_row: Handle<ColorMaterial>,
+    cell: Handle<Mesh>,
+}
+
+fn spawn_meshes(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let kinds = Puyo::ALL.iter().map(|&p| materials.add(puyo_color(p))).collect();
+    commands.insert_resource(PuyoAssets {
+        puyo: meshes.add(Circle::new(CELL * 0.46)),
+        kinds,
+        flash: materials.add(Color::WHITE),
+        ghost: materials.add(Color::srgba(1.0, 1.0, 1.0, 0.25)),
+        well: materials.add(Color::srgb(0.16, 0.17, 0.22)),
+        hidden_row: materials.add(Color::srgb(0.12, 0.12, 0.16)),
+        cell: meshes.add(Rectangle::new(CELL * WIDTH as f32, CELL)),
+    });
+}
+
+pub fn puyo_color(p: Puyo) -> Color {
+    match p {
+        Puyo::Red => Color::srgb(0.91, 0.27, 0.27),
+        Puyo::Green => Color::srgb(0.30, 0.72, 0.33),
+        Puyo::Blue => Color::srgb(0.27, 0.49, 0.90),
+        Puyo::Yellow => Color::srgb(0.95, 0.80, 0.25),
+        Puyo::Purple => Color::srgb(0.62, 0.38, 0.85),
+        Puyo::Garbage => Color::srgb(0.70, 0.70, 0.74),
+        Puyo::Hard => Color::srgb(0.45, 0.45, 0.50),
+    }
+}
+
+/// Keyboard play: side 0 on the arrows (Z / X or Up rotate, Down or Space drops), side 1 on
+/// A / D, Q / E or W rotate, S drops.
+fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<PuyoGame>) {
+    use KeyCode::*;
+    // left, right, rotate counter-clockwise, rotate clockwise (two keys), drop (two keys)
+    const KEYS: [[KeyCode; 7]; 2] =
+        [[ArrowLeft, ArrowRight, KeyZ, KeyX, ArrowUp, ArrowDown, Space], [KeyA, KeyD, KeyQ, KeyE, KeyW, KeyS, KeyS]];
+    for (side, &[left, right, ccw, cw, cw2, drop, drop2]) in KEYS.iter().enumerate().take(game.sides()) {
+        if game.settings.seats[side] != Seat::Human || !awaits_decision(&game, side) {
+            continue;
+        }
+        let mut cursor = game.cursor[side];
+        if keys.just_pressed(left) {
+            cursor = shift(cursor, -1);
+        }
+        if keys.just_pressed(right) {
+            cursor = shift(cursor, 1);
+        }
+        if keys.just_pressed(ccw) {
+            cursor = rotate(cursor, false);
+        }
+        if keys.any_just_pressed([cw, cw2]) {
+            cursor = rotate(cursor, true);
+        }
+        if cursor != game.cursor[side] {
+            game.cursor[side] = cursor;
+            game.redraw = true;
+        }
+        if keys.any_just_pressed([drop, drop2]) && game.game.sides[side].field.can_place(cursor) {
+            game.chosen[side] = Some(Some(cursor));
+        }
+    }
+}
+
+/// Moves the pair one column, keeping both puyos inside the field.
+fn shift(p: Placement, by: i32) -> Placement {
+    let col = (p.col as i32 + by).clamp(0, WIDTH as i32 - 1) as u8;
+    clamp_to_walls(Placement { col, rot: p.rot })
+}
+
+/// Rotates the pair a quarter turn; against a wall it steps away from it.
+fn rotate(p: Placement, clockwise: bool) -> Placement {
+    use Rotation::*;
+    let rot = match (p.rot, clockwise) {
+        (Up, true) | (Down, false) => Right,
+        (Right, true) | (Left, false) => Down,
+        (Down, true) | (Up, false) => Left,
+        (Left, true) | (Right, false) => Up,
+    };
+    clamp_to_walls(Placement { col: p.col, rot })
+}
+
+fn clamp_to_walls(p: Placement) -> Placement {
+    let col = match p.rot {
+        Rotation::Right => p.col.min(WIDTH as u8 - 2),
+        Rotation::Left => p.col.max(1),
+        _ => p.col,
+    };
+    Placement { col, rot: p.rot }
+}
+
+/// Whether side `i` must decide before the game can take its next tick.
+fn awaits_decision(game: &PuyoGame, i: usize) -> bool {
+    !game.is_over() && game.queues[i].is_empty() && game.game.to_move().any(|s| s == i) && game.chosen[i].is_none()
+}
+
+/// Runs the game: shows queued frames one tick at a time; when no side has frames left to
+/// show, collects the decisions of the sides to move and applies them.
+fn advance_game(time: Res<Time>, mut game: ResMut<PuyoGame>) {
+    let game = &mut *game;
+    collect_ai_decisions(game);
+    if game.settings.paused && !game.step_once {
+        return;
+    }
+    game.frame_left -= time.delta_secs();
+    if game.frame_left > 0.0 {
+        return;
+    }
+    if game.queues.iter().all(VecDeque::is_empty) && !game.is_over() && !start_tick(game) {
+        return;
+    }
+    let mut shown_any = false;
+    for i in 0..game.sides() {
+        if let Some(frame) = game.queues[i].pop_front() {
+            game.shown[i] = frame;
+            shown_any = true;
+        }
+    }
+    if shown_any {
+        game.frame_left = 1.0 / game.settings.speed.max(0.1);
+        game.redraw = true;
+        game.step_once = false;
+    }
+}
+
+/// Drops due garbage, asks the AIs for decisions, and once every side to move has one,
+/// applies them and ends the tick. Returns whether the tick was played.
+fn start_tick(game: &mut PuyoGame) -> bool {
+    let movers: Vec<usize> = game.game.to_move().filter(|&i| i < game.sides()).collect();
+    for &i in &movers {
+        let tick = game.game.tick;
+        if game.garbage_done[i] != Some(tick) {
+            let before = game.game.sides[i].field;
+            game.game.drop_garbage(i, &mut game.garbage_rng);
+            game.garbage_done[i] = Some(tick);
+            if game.game.sides[i].field != before {
+                game.shown[i] = garbage_frame(&before, &game.game.sides[i].field);
+                game.redraw = true;
+            }
+        }
+        if game.chosen[i].is_none() && !game.jobs[i].is_thinking() {
+            request_ai_decision(game, i);
+        }
+    }
+    if movers.iter().any(|&i| game.chosen[i].is_none()) {
+        return false;
+    }
+    for &i in &movers {
+        let placement = game.chosen[i].take().flatten();
+        play_move(game, i, placement);
+    }
+    if game.settings.versus {
+        game.outcome = game.game.end_tick();
+        if let Some(outcome) = game.outcome {
+            game.log(match outcome {
+                Outcome::Win(w) => format!("board {} wins", w + 1),
+                Outcome::Draw => "draw".into(),
+            });
+        }
+    } else {
+        game.game.end_tick();
+        if game.game.sides[0].dead {
+            game.log(format!("game over after {} moves", game.game.sides[0].moves));
+        }
+    }
+    true
+}
+
+fn request_ai_decision(game: &mut PuyoGame, i: usize) {
+    let Some(player) = game.players[i].clone() else { return };
+    if game.jobs[i].status() != &super::ai_task::AiStatus::Idle {
+        return;
+    }
+    let side = &game.game.sides[i];
+    let field = side.field;
+    let pairs: Vec<Pair> = (0..3).map(|k| game.game.pair(i, k)).collect();
+    let pending = side.incoming();
+    let opponent = game.settings.versus.then(|| game.game.sides[1 - i].field);
+    game.jobs[i].start(move || {
+        player.decide(&Observation { field: &field, pairs: &pairs, pending, opponent: opponent.as_ref() })
+    });
+}
+
+fn collect_ai_decisions(game: &mut PuyoGame) {
+    for i in 0..2 {
+        if let Some(decision) = game.jobs[i].poll() {
+            if let Some(d) = &decision {
+                let line = format!("board {}: col {} {:?}: {}", i + 1, d.placement.col + 1, d.placement.rot, d.why);
+                game.log(line);
+            }
+            game.chosen[i] = Some(decision.map(|d| d.placement));
+        }
+    }
+}
+
+/// Applies side `i`'s move and queues its frames: the pair falling, then each link popping.
+fn play_move(game: &mut PuyoGame, i: usize, placement: Option<Placement>) {
+    let pair = game.game.pair(i, 0);
+    let before = game.game.sides[i].field;
+    game.game.apply(i, placement);
+    let Some(placement) = placement else { return };
+    let mut placed = before;
+    let Some(landing) = before.landing(placement) else { return };
+    placed.place(pair, placement);
+    let start_row = HEIGHT as f32 + 1.0;
+    let ((ac, ar), (cc, cr)) = landing;
+    let falling = vec![
+        ((ac, ar), start_row + (ar as f32 - cr as f32).max(0.0)),
+        ((cc, cr), start_row + (cr as f32 - ar as f32).max(0.0)),
+    ];
+    game.queues[i].push_back(Frame { field: placed, falling, popping: Bits::EMPTY, link: 0 });
+    let (chain, links) = placed.clone().resolve_links();
+    let mut field = placed;
+    for link in &links {
+        game.queues[i].push_back(Frame {
+            field,
+            falling: Vec::new(),
+            popping: link.cells | link.cleared,
+            link: link.index,
+        });
+        for (c, r) in (link.cells | link.cleared).cells() {
+            field.set(c, r, None);
+        }
+        field.settle();
+    }
+    if chain.links > 0 {
+        game.score[i] += chain.score as u64;
+        let line = format!("board {}: {}-chain, attack {}", i + 1, chain.links, chain.attack());
+        game.log(line);
+        // The settled field after the last link, shown with the counter still up.
+        game.queues[i].push_back(Frame {
+            field: game.game.sides[i].field,
+            falling: Vec::new(),
+            popping: Bits::EMPTY,
+            link: chain.links,
+        });
+        // Keep the queue as long as the side is busy (placing 1 tick + 1 per link).
+        game.queues[i].pop_back();
+    }
+}
+
+/// The frame of garbage falling onto `before`, ending in `after`.
+fn garbage_frame(before: &Field, after: &Field) -> Frame {
+    let mut falling = Vec::new();
+    for col in 0..WIDTH {
+        for row in before.height(col)..after.height(col) {
+            falling.push(((col, row), HEIGHT as f32 + 1.0 + (row - before.height(col)) as f32));
+        }
+    }
+    Frame { field: *after, falling, popping: Bits::EMPTY, link: 0 }
+}
+
+/// Marks every entity of the boards, so a redraw can replace them.
+#[derive(Component)]
+struct BoardPiece;
+
+/// A cell falling from `from` to its place during the frame.
+#[derive(Component)]
+struct Falling {
+    from: Vec3,
+    to: Vec3,
+    elapsed: f32,
+    duration: f32,
+}
+
+/// A cell that flashes before it pops.
+#[derive(Component)]
+struct Flashing(Handle<ColorMaterial>);
+
+fn redraw_boards(
+    mut commands: Commands,
+    mut game: ResMut<PuyoGame>,
+    assets: Option<Res<PuyoAssets>>,
+    area: Res<BoardArea>,
+    pieces: Query<Entity, With<BoardPiece>>,
+) {
+    let Some(assets) = assets else { return };
+    if !game.redraw && !area.is_changed() {
+        return;
+    }
+    game.redraw = false;
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+    let sides = game.sides();
+    // Each board is 6 cells wide plus 3 for the preview column, with a gap between boards.
+    let board_w = (WIDTH as f32 + 3.0) * CELL;
+    let content = Vec2::new(board_w * sides as f32 + CELL * (sides as f32 - 1.0), (HEIGHT as f32 + 2.0) * CELL);
+    let scale = area.fit_scale(content).min(1.6);
+    for i in 0..sides {
+        let left = area.center.x - content.x * scale / 2.0 + i as f32 * (board_w + CELL) * scale;
+        let origin = Vec2::new(left, area.center.y - content.y * scale / 2.0 + CELL * scale);
+        draw_board(&mut commands, &assets, &game, i, origin, scale);
+    }
+}
+
+/// Draws board `i` with its bottom-left corner at `origin`.
+fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: usize, origin: Vec2, scale: f32) {
+    let at = |col: f32, row: f32, z: f32| {
+        Vec3::new(origin.x + (col + 0.5) * CELL * scale, origin.y + (row + 0.5) * CELL * scale, z)
+    };
+    let well_center = at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 - 1.0, 0.0);
+    commands.spawn((
+        BoardPiece,
+        Mesh2d(assets.cell.clone()),
+        MeshMaterial2d(assets.well.clone()),
+        Transform::from_translation(well_center).with_scale(Vec3::new(scale, scale * (HEIGHT as f32 - 1.0), 1.0)),
+    ));
+    commands.spawn((
+        BoardPiece,
+        Mesh2d(assets.cell.clone()),
+        MeshMaterial2d(assets.hidden_row.clone()),
+        Transform::from_translation(at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 - 1.0, 0.0))
+            .with_scale(Vec3::splat(scale)),
+    ));
+    let frame = &game.shown[i];
+    let duration = 1.0 / game.settings.speed.max(0.1);
+    for col in 0..WIDTH {
+        for row in 0..HEIGHT {
+            let Some(p) = frame.field.get(col, row) else { continue };
+            let to = at(col as f32, row as f32, 1.0);
+            let mut cell = commands.spawn((
+                BoardPiece,
+                Mesh2d(assets.puyo.clone()),
+                MeshMaterial2d(assets.kinds[p.index()].clone()),
+                Transform::from_translation(to).with_scale(Vec3::splat(scale)),
+            ));
+            if let Some((_, from_row)) = frame.falling.iter().find(|(c, _)| *c == (col, row)) {
+                let from = at(col as f32, from_row.min(HEIGHT as f32 + 1.0), 1.0);
+                cell.insert((
+                    Falling { from, to, elapsed: 0.0, duration: duration * 0.8 },
+                    Transform::from_translation(from).with_scale(Vec3::splat(scale)),
+                ));
+            }
+            if frame.popping.has(col, row) {
+                cell.insert(Flashing(assets.kinds[p.index()].clone()));
+            }
+        }
+    }
+    draw_human_cursor(commands, assets, game, i, &at, scale);
+    draw_preview(commands, assets, game, i, &at, scale);
+    let side = &game.game.sides[i];
+    let mut status = format!("score {}\nmoves {}\nbest chain {}", game.score[i], side.moves, side.best_chain);
+    if side.incoming() > 0 {
+        status.push_str(&format!("\nincoming {}", side.incoming()));
+    }
+    spawn_text(commands, status, at(WIDTH as f32 + 1.0, 4.0, 2.0), 16.0 * scale.max(0.6), Color::srgb(0.85, 0.86, 0.9));
+    let title = format!("board {} - {}", i + 1, game.settings.seats[i].label());
+    spawn_text(
+        commands,
+        title,
+        at(WIDTH as f32 / 2.0 - 0.5, -0.9, 2.0),
+        16.0 * scale.max(0.6),
+        Color::srgb(0.7, 0.72, 0.8),
+    );
+    if frame.link > 0 {
+        let chain = format!("{} chain!", frame.link);
+        spawn_text(
+            commands,
+            chain,
+            at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0, 3.0),
+            34.0 * scale,
+            Color::srgb(1.0, 0.95, 0.5),
+        );
+    }
+    if game.is_over() && (side.dead || !game.settings.versus) {
+        spawn_text(
+            commands,
+            "game over".into(),
+            at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 + 1.5, 3.0),
+            30.0 * scale,
+            Color::srgb(1.0, 0.5, 0.5),
+        );
+    }
+}
+
+/// The human's pair above the field and where it would land.
+fn draw_human_cursor(
+    commands: &mut Commands,
+    assets: &PuyoAssets,
+    game: &PuyoGame,
+    i: usize,
+    at: &impl Fn(f32, f32, f32) -> Vec3,
+    scale: f32,
+) {
+    if game.settings.seats[i] != Seat::Human || !awaits_decision(game, i) {
+        return;
+    }
+    let pair = game.game.pair(i, 0);
+    let cursor = game.cursor[i];
+    let (dc, dr) = match cursor.rot {
+        Rotation::Up => (0.0, 1.0),
+        Rotation::Down => (0.0, -1.0),
+        Rotation::Right => (1.0, 0.0),
+        Rotation::Left => (-1.0, 0.0),
+    };
+    let base = HEIGHT as f32 + 0.2;
+    for (p, (c, r)) in [(pair.axis, (cursor.col as f32, base)), (pair.child, (cursor.col as f32 + dc, base + dr))] {
+        commands.spawn((
+            BoardPiece,
+            Mesh2d(assets.puyo.clone()),
+            MeshMaterial2d(assets.kinds[p.index()].clone()),
+            Transform::from_translation(at(c, r, 2.0)).with_scale(Vec3::splat(scale)),
+        ));
+    }
+    if let Some(((ac, ar), (cc, cr))) = game.game.sides[i].field.landing(cursor) {
+        for (c, r) in [(ac, ar), (cc, cr)] {
+            commands.spawn((
+                BoardPiece,
+                Mesh2d(assets.puyo.clone()),
+                MeshMaterial2d(assets.ghost.clone()),
+                Transform::from_translation(at(c as f32, r as f32, 1.5)).with_scale(Vec3::splat(scale * 0.6)),
+            ));
+        }
+    }
+}
+
+/// The next two pairs, to the right of the field.
+fn draw_preview(
+    commands: &mut Commands,
+    assets: &PuyoAssets,
+    game: &PuyoGame,
+    i: usize,
+    at: &impl Fn(f32, f32, f32) -> Vec3,
+    scale: f32,
+) {
+    let busy = !game.queues[i].is_empty() || !awaits_decision(game, i);
+    let first = if busy { 0 } else { 1 };
+    for (k, ahead) in (first..first + 2).enumerate() {
+        let pair = game.game.pair(i, ahead);
+        let row = HEIGHT as f32 - 2.0 - k as f32 * 2.5;
+        for (p, dr) in [(pair.axis, 0.0), (pair.child, 1.0)] {
+            commands.spawn((
+                BoardPiece,
+                Mesh2d(assets.puyo.clone()),
+                MeshMaterial2d(assets.kinds[p.index()].clone()),
+                Transform::from_translation(at(WIDTH as f32 + 1.0, row + dr, 1.0)).with_scale(Vec3::splat(scale * 0.8)),
+            ));
+        }
+    }
+}
+
+fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color: Color) {
+    commands.spawn((
+        BoardPiece,
+        Text2d::new(text),
+        TextFont::from_font_size(size),
+        TextColor(color),
+        Transform::from_translation(at),
+    ));
+}
+
+fn animate_cells(
+    time: Res<Time>,
+    assets: Option<Res<PuyoAssets>>,
+    mut falling: Query<(&mut Falling, &mut Transform)>,
+    mut flashing: Query<(&Flashing, &mut MeshMaterial2d<ColorMaterial>)>,
+) {
+    for (mut fall, mut transform) in &mut falling {
+        fall.elapsed += time.delta_secs();
+        let t = (fall.elapsed / fall.duration).clamp(0.0, 1.0);
+        transform.translation = fall.from.lerp(fall.to, t * t);
+    }
+    let Some(assets) = assets else { return };
+    let on = (time.elapsed_secs() * 12.0).sin() > 0.0;
+    for (flash, mut material) in &mut flashing {
+        material.0 = if on { assets.flash.clone() } else { flash.0.clone() };
+    }
+}
+
+fn puyo_panel(mut contexts: EguiContexts, mut game: ResMut<PuyoGame>, mut next: ResMut<NextState<Screen>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = &mut *game;
+    side_panel(ctx, Screen::Puyo, &mut next, |ui| {
+        new_game_ui(ui, game);
+        ui.separator();
+        playback_ui(ui, game);
+        ui.separator();
+        seats_status_ui(ui, game);
+        ui.separator();
+        template_ui(ui, game);
+        ui.separator();
+        ui.label(egui::RichText::new("log").strong());
+        for line in &game.log {
+            ui.small(line);
+        }
+    });
+    Ok(())
+}
+
+fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
+    let s = &mut game.settings;
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut s.versus, false, "endless");
+        ui.radio_value(&mut s.versus, true, "versus");
+    });
+    let boards = if s.versus { 2 } else { 1 };
+    for i in 0..boards {
+        egui::ComboBox::from_label(format!("board {}", i + 1)).selected_text(s.seats[i].label()).show_ui(ui, |ui| {
+            for seat in Seat::CHOICES {
+                ui.selectable_value(&mut s.seats[i], seat, seat.label());
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        ui.label("seed");
+        ui.add(egui::DragValue::new(&mut s.seed));
+        ui.label("colors");
+        ui.add(egui::DragValue::new(&mut s.colors).range(3..=5));
+    });
+    if ui.button("New game").clicked() {
+        let settings = game.settings.clone();
+        for job in &mut game.jobs {
+            job.cancel();
+        }
+        *game = PuyoGame::new(settings);
+    }
+    ui.small("keys: Left / Right move, Z / X rotate, Down or Space drop (board 2: A D move, Q E rotate, S drop)");
+}
+
+fn playback_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut game.settings.paused, "pause");
+        if ui.button("step").clicked() {
+            game.step_once = true;
+        }
+    });
+    ui.add(egui::Slider::new(&mut game.settings.speed, 1.0..=40.0).text("ticks / s").logarithmic(true));
+}
+
+fn seats_status_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
+    for i in 0..game.sides() {
+        ui.label(format!("board {} ({})", i + 1, game.settings.seats[i].label()));
+        if game.settings.seats[i] != Seat::Human {
+            game.jobs[i].status_ui(ui);
+        }
+    }
+    if let Some(e) = &game.error {
+        ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+    }
+}
+
+/// Live template parameters, and what the templates see on board 1.
+fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
+    ui.label(egui::RichText::new("AI parameters").strong());
+    let before = game.settings.params.clone();
+    let p = &mut game.settings.params;
+    egui::ComboBox::from_label("template group").selected_text(p.group.clone()).show_ui(ui, |ui| {
+        for g in ["stairs8", "sandwich8", "domino6", "all"] {
+            ui.selectable_value(&mut p.group, g.to_string(), g);
+        }
+    });
+    egui::ComboBox::from_label("selection rule").selected_text(format!("{:?}", p.template.select)).show_ui(ui, |ui| {
+        for s in [Select::Max, Select::Count, Select::Mean] {
+            ui.selectable_value(&mut p.template.select, s, format!("{s:?}"));
+        }
+    });
+    ui.add(egui::Slider::new(&mut p.template.depth, 1..=3).text("search depth"));
+    ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
+    if game.settings.params != before {
+        game.rebuild_players();
+    }
+    let player = game
+        .players
+        .iter()
+        .flatten()
+        .next()
+        .cloned()
+        .or_else(|| Player::new(AiKind::Template, game.settings.params.clone()).ok());
+    if let Some(player) = player {
+        let field = &game.game.sides[0].field;
+        match best_template(player.templates(), field) {
+            Some((t, score)) => {
+                let template = &player.templates()[t];
+                ui.label(format!("board 1 best template: {} ({:.3})", template.name, score));
+                let conflicts = template.conflicts(field).count();
+                ui.small(format!(
+                    "{} templates loaded; {} cells conflict with the best",
+                    player.templates().len(),
+                    conflicts
+                ));
+            }
+            None => {
+                ui.label("board 1: every template conflicts");
+            }
+        }
+    }
+}
+
+fn register_lab_entries(app: &mut App) {
+    register_lab_experiment(
+        app,
+        LabEntry {
+            game: Screen::Puyo,
+            name: "moves to complete a template (stairs, depth 3)",
+            size_label: "trials",
+            default_size: 100,
+            run: |size, seed, progress| {
+                let exp = Build { params: AiParams::default(), trials: size, max_moves: 100, colors: 4 };
+                run_for_lab(&exp, seed, progress, |records| {
+                    let moves = records.iter().filter(|r| r.completed).map(|r| r.moves as f64).collect();
+                    vec![LabPlot::Histogram { title: "moves to completion".into(), values: moves }]
+                })
+            },
+        },
+    );
+    register_lab_experiment(
+        app,
+        LabEntry {
+            game: Screen::Puyo,
+            name: "endless: chain length (combined)",
+            size_label: "games",
+            default_size: 50,
+            run: |size, seed, progress| {
+                let exp = Endless {
+                    ai: AiKind::Combined,
+                    params: AiParams::default(),
+                    games: size,
+                    max_moves: 150,
+                    colors: 4,
+                };
+                run_for_lab(&exp, seed, progress, |records| {
+                    let chains = records.iter().map(|r| r.chain as f64).collect();
+                    vec![LabPlot::Histogram { title: "chain length".into(), values: chains }]
+                })
+            },
+        },
+    );
+    register_lab_experiment(
+        app,
+        LabEntry {
+            game: Screen::Puyo,
+            name: "versus: asobi vs combined",
+            size_label: "games",
+            default_size: 40,
+            run: |size, seed, progress| {
+                let exp = VersusExp {
+                    p1: AiKind::Asobi,
+                    p2: AiKind::Combined,
+                    params: AiParams::default(),
+                    games: size,
+                    max_ticks: 3000,
+                    colors: 4,
+                };
+                run_for_lab(&exp, seed, progress, |records| {
+                    let wins = records.iter().filter(|r| r.outcome == Outcome::Win(0)).count() as u64;
+                    let losses = records.iter().filter(|r| r.outcome == Outcome::Win(1)).count() as u64;
+                    let h = HeadToHead::new(wins, losses, records.len() as u64 - wins - losses);
+                    vec![LabPlot::Rates {
+                        title: "asobi win rate vs combined".into(),
+                        bars: vec![("asobi".into(), h.win_rate, h.ci95)],
+                    }]
+                })
+            },
+        },
+    );
+}

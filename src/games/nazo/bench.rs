@@ -1,0 +1,29 @@
+//! `asobi bench` entries of Nazo Puyo: the solver on the bundled competition puzzles and the
+//! generator's type-5 2-move 3-chain puzzles.
+
+use crate::lab::bench::Bench;
+use crate::lab::rng::game_rng;
+
+use super::generator::{GenParams, Target, generate};
+use super::sets::bundled;
+use super::solver::{SolveOptions, solve};
+
+pub fn benches() -> Vec<Bench> {
+    vec![
+        Bench { name: "nazo/solve", unit: "bundled puzzles solved exhaustively", batch: solve_bundled },
+        Bench { name: "nazo/generate-type5", unit: "type-5 2-move 3-chain unique puzzles", batch: generate_type5 },
+    ]
+}
+
+fn solve_bundled(seed: u64) -> u64 {
+    let Ok(sets) = bundled() else { return 0 };
+    let puzzles: Vec<_> = sets.into_iter().flat_map(|s| s.1).collect();
+    let Some((_, p)) = puzzles.get(seed as usize % puzzles.len().max(1)) else { return 0 };
+    solve(p, SolveOptions::default());
+    1
+}
+
+fn generate_type5(seed: u64) -> u64 {
+    let params = GenParams { target: Target::Five, ..GenParams::default() };
+    generate(&params, &mut game_rng(seed, 0)).is_some() as u64
+}

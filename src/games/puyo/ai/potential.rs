@@ -1,0 +1,157 @@
+//! Potential maximization (paper §4.2, the PojeMaster baseline) and asobi's chain seeker.
+//!
+//! Building: among first moves that pop nothing, take the one whose continuations over the
+//! known pairs fire the largest attack at move 2 or 3. Decisions (spec §9.6-9.8): ties (e.g. no
+//! chain reachable) go to the move leaving the most same-color connections, then the lower
+//! field; special case (a) fires the best first-move chain when at most `fire_empty` cells are
+//! empty and it is at least the best build potential, or when at most `danger_empty` are empty;
+//! (b) fires a chain whose garbage would fill the opponent's column 3; (c) counters when at
+//! least a row of garbage is pending and the chain cancels half of it; (d) is not used. A
+//! sequence's garbage uses the Tsu score (/70), the potential uses the paper's attack.
+
+use serde::{Deserialize, Serialize};
+
+use super::Observation;
+use crate::games::puyo::rules::{Bits, Field, MAX_COLORS, Pair, Placement, Puyo, VISIBLE_HEIGHT, WIDTH};
+
+/// Parameters of potential maximization.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PotentialParams {
+    /// Plies read (current pair plus previews).
+    pub depth: usize,
+    /// Special case (a): fire the best chain once this few cells are empty...
+    pub fire_empty: u32,
+    /// ...and always once this few are.
+    pub danger_empty: u32,
+    /// asobi's extension: also count chains triggered by 1-2 unseen puyos of one color
+    /// dropped into one column at the leaves ("virtual drops"), weighted by this factor (0 off).
+    pub virtual_drop: f64,
+}
+
+impl Default for PotentialParams {
+    fn default() -> Self {
+        PotentialParams { depth: 3, fire_empty: 24, danger_empty: 12, virtual_drop: 0.0 }
+    }
+}
+
+/// A decision of the potential player.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PotentialChoice {
+    pub placement: Placement,
+    /// The move is played to fire (special cases a-c, or forced).
+    pub fires: bool,
+    /// Build potential (attack) or, when firing, the attack fired.
+    pub attack: f64,
+}
+
+/// Empty visible cells.
+fn empty_cells(f: &Field) -> u32 {
+    72 - (f.occupied() & Bits::VISIBLE).count()
+}
+
+/// Same-color orthogonal neighbours in rows 1-12 (the tie-breaker).
+fn connections(f: &Field) -> u32 {
+    Puyo::ALL[..MAX_COLORS]
+        .iter()
+        .map(|&c| {
+            let p = (f.plane(c) & Bits::VISIBLE).0;
+            ((p & (p >> 1)).count_ones()) + ((p & (p >> 16)).count_ones())
+        })
+        .sum()
+}
+
+/// The largest attack (paper 6.1) of a chain started by 1-2 puyos of one color dropped into
+/// one column of `f`.
+pub fn virtual_potential(f: &Field) -> u32 {
+    let mut best = 0;
+    for col in 0..WIDTH {
+        for &color in &Puyo::ALL[..MAX_COLORS] {
+            let mut g = *f;
+            for _ in 0..2 {
+                let h = g.height(col);
+                if !g.drop_puyo(col, color) {
+                    break;
+                }
+                let chain = g.resolve_from(Bits::cell(col, h), |_| {});
+                if chain.links > 0 {
+                    best = best.max(chain.attack());
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The best attack over continuations of `field` with `pairs` (chains fired within them).
+fn continuation(params: &PotentialParams, field: &Field, pairs: &[Pair]) -> f64 {
+    let mut best = if params.virtual_drop > 0.0 { params.virtual_drop * virtual_potential(field) as f64 } else { 0.0 };
+    let Some((&pair, rest)) = pairs.split_first() else { return best };
+    for p in field.legal_placements(pair) {
+        let mut f = *field;
+        let Some(chain) = f.play(pair, p) else { continue };
+        if f.is_dead() {
+            continue;
+        }
+        if chain.links > 0 {
+            best = best.max(chain.attack() as f64);
+        } else {
+            best = best.max(continuation(params, &f, rest));
+        }
+    }
+    best
+}
+
+/// Garbage (Tsu score / 70) that fills the opponent's column 3 up to row 12.
+fn kill_garbage(opponent: &Field) -> u32 {
+    6 * (VISIBLE_HEIGHT - opponent.height(2).min(VISIBLE_HEIGHT)) as u32
+}
+
+/// One decision of potential maximization; `None` only when no legal move survives.
+pub fn decide(params: &PotentialParams, obs: &Observation) -> Option<PotentialChoice> {
+    let field = obs.field;
+    let pairs = &obs.pairs[..params.depth.clamp(1, obs.pairs.len().max(1)).min(obs.pairs.len())];
+    let (&pair, rest) = pairs.split_first()?;
+    let mut build: Option<(f64, u32, i32, Placement)> = None;
+    let mut fire: Option<(u32, u32, Placement)> = None; // (attack, garbage, placement)
+    let mut any = None;
+    for p in field.legal_placements(pair) {
+        let mut f = *field;
+        let chain = f.play(pair, p)?;
+        any.get_or_insert(p);
+        if f.is_dead() {
+            continue;
+        }
+        if chain.links > 0 {
+            let key = (chain.attack(), chain.score / 70);
+            if fire.is_none_or(|(a, _, _)| key.0 > a) {
+                fire = Some((key.0, key.1, p));
+            }
+            continue;
+        }
+        let pot = continuation(params, &f, rest);
+        let key = (pot, connections(&f), -(f.count() as i32 + f.occupied().column_bits(2).count_ones() as i32));
+        let better = match build {
+            None => true,
+            Some((bp, bc, bh, _)) => (key.0, key.1, key.2) > (bp, bc, bh),
+        };
+        if better {
+            build = Some((key.0, key.1, key.2, p));
+        }
+    }
+    let empty = empty_cells(field);
+    if let Some((attack, garbage, p)) = fire {
+        let potential = build.map_or(0.0, |b| b.0);
+        let a = empty <= params.danger_empty || (empty <= params.fire_empty && attack as f64 >= potential);
+        let b = obs.opponent.is_some_and(|o| garbage >= kill_garbage(o) && garbage > 0);
+        let c = obs.pending >= 6 && 2 * garbage >= obs.pending;
+        if a || b || c || build.is_none() {
+            return Some(PotentialChoice { placement: p, fires: true, attack: attack as f64 });
+        }
+    }
+    match build {
+        Some((pot, _, _, p)) => Some(PotentialChoice { placement: p, fires: false, attack: pot }),
+        // Every move dies: play any legal one.
+        None => any.map(|p| PotentialChoice { placement: p, fires: false, attack: 0.0 }),
+    }
+}

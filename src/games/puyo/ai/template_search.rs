@@ -1,0 +1,204 @@
+//! The template player's search (paper §3.5, spec §3 "Search and selection"): every move
+//! sequence over the current and previewed pairs to depth 1-3, each leaf scored against every
+//! template, the leaf chosen by rule (a) max, (b) count or (c) mean.
+//!
+//! Pruning (the paper's suggestions): a conflicting template is never revisited in children
+//! unless something popped on the edge; scores are updated incrementally from the two new
+//! cells; only nonzero template entries are visited.
+//!
+//! Decisions (spec §9): a leaf whose move popped is scored on the resolved board, except that
+//! a firing move whose unresolved board reaches the completion threshold scores that board
+//! (9.1, 9.2); ties go to the leaf with more templates alive, then enumeration order (9.3); game-over leaves are excluded (9.5).
+
+use serde::{Deserialize, Serialize};
+
+use super::template::{Match, Template};
+use crate::games::puyo::rules::{Field, Pair, Placement};
+
+/// The leaf selection rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum Select {
+    /// (a) The highest template score (the paper's choice).
+    #[default]
+    Max,
+    /// (b) The most non-conflicting templates.
+    Count,
+    /// (c) The highest mean score over the non-conflicting templates.
+    Mean,
+}
+
+/// Parameters of the template player.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TemplateParams {
+    pub depth: usize,
+    pub select: Select,
+    /// A template counts as complete at this score (paper: 0.95).
+    pub completion: f64,
+}
+
+impl Default for TemplateParams {
+    fn default() -> Self {
+        TemplateParams { depth: 3, select: Select::Max, completion: 0.95 }
+    }
+}
+
+/// The best first move found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TemplateChoice {
+    pub placement: Placement,
+    /// The leaf's value under the selection rule.
+    pub value: f64,
+    /// Best template at that leaf and its score.
+    pub template: usize,
+    pub score: f64,
+    /// The first move fires a completed template.
+    pub fires: bool,
+}
+
+/// A leaf's evaluation: (value, best template, its score, templates still alive).
+type Leaf = (f64, usize, f64, usize);
+
+/// Leaves compare by value, ties by the number of templates still alive (more options).
+fn better(a: &Leaf, b: &Leaf) -> bool {
+    (a.0, a.3) > (b.0, b.3)
+}
+
+/// The template scores of a field, best template first.
+pub fn best_template(templates: &[Template], field: &Field) -> Option<(usize, f64)> {
+    templates.iter().enumerate().map(|(i, t)| (i, t.score(t.full_match(field)))).filter(|(_, s)| s.is_finite()).fold(
+        None,
+        |best: Option<(usize, f64)>, (i, s)| match best {
+            Some((_, b)) if b >= s => best,
+            _ => Some((i, s)),
+        },
+    )
+}
+
+/// Searches all sequences of placements of `pairs[..depth]`; `None` when every leaf is lost
+/// (all templates conflict or every sequence dies).
+pub fn search(
+    templates: &[Template],
+    params: &TemplateParams,
+    field: &Field,
+    pairs: &[Pair],
+) -> Option<TemplateChoice> {
+    let depth = params.depth.clamp(1, pairs.len().max(1)).min(pairs.len());
+    if depth == 0 {
+        return None;
+    }
+    let root: Vec<Match> = templates.iter().map(|t| t.full_match(field)).collect();
+    let mut best: Option<TemplateChoice> = None;
+    let mut best_leaf: Option<Leaf> = None;
+    for p in field.legal_placements(pairs[0]) {
+        let Some(node) = expand(templates, params, field, &root, pairs[0], p) else { continue };
+        let leaf = if depth == 1 || node.fired {
+            node.leaf
+        } else {
+            subtree(templates, params, &node.field, &node.matches, &pairs[1..depth])
+        };
+        if leaf.0.is_finite() && best_leaf.as_ref().is_none_or(|b| better(&leaf, b)) {
+            best_leaf = Some(leaf);
+            best = Some(TemplateChoice {
+                placement: p,
+                value: leaf.0,
+                template: leaf.1,
+                score: leaf.2,
+                fires: node.fired,
+            });
+        }
+    }
+    best
+}
+
+/// The best leaf below a node.
+fn subtree(templates: &[Template], params: &TemplateParams, field: &Field, matches: &[Match], pairs: &[Pair]) -> Leaf {
+    let mut best: Leaf = (f64::NEG_INFINITY, 0, f64::NEG_INFINITY, 0);
+    for p in field.legal_placements(pairs[0]) {
+        let Some(node) = expand(templates, params, field, matches, pairs[0], p) else { continue };
+        let leaf = if pairs.len() == 1 || node.fired {
+            node.leaf
+        } else {
+            subtree(templates, params, &node.field, &node.matches, &pairs[1..])
+        };
+        if better(&leaf, &best) {
+            best = leaf;
+        }
+    }
+    best
+}
+
+struct Node {
+    field: Field,
+    matches: Vec<Match>,
+    leaf: Leaf,
+    /// The move fired a completed template (a leaf: nothing to build after it).
+    fired: bool,
+}
+
+/// Plays one placement: incremental matches if nothing popped, a full rescore otherwise.
+fn expand(
+    templates: &[Template],
+    params: &TemplateParams,
+    field: &Field,
+    matches: &[Match],
+    pair: Pair,
+    p: Placement,
+) -> Option<Node> {
+    let mut f = *field;
+    let ((ac, ar), (cc, cr)) = f.landing(p)?;
+    let placed = f.place(pair, p)?;
+    let mut mid = *field;
+    mid.set(ac, ar, Some(pair.axis));
+    let axis = crate::games::puyo::rules::Bits::cell(ac, ar);
+    let child = crate::games::puyo::rules::Bits::cell(cc, cr);
+    let unresolved: Vec<Match> = templates
+        .iter()
+        .zip(matches)
+        .map(|(t, &m)| t.add_puyo(t.add_puyo(m, field, axis, pair.axis), &mid, child, pair.child))
+        .collect();
+    let chain = f.resolve_from(placed, |_| {});
+    if f.is_dead() {
+        return None;
+    }
+    if chain.links == 0 {
+        let leaf = evaluate(templates, params.select, &unresolved);
+        return Some(Node { field: f, matches: unresolved, leaf, fired: false });
+    }
+    // Only firing the best template's whole chain counts as completing it.
+    let before = evaluate(templates, Select::Max, &unresolved);
+    let whole = templates[before.1].chain;
+    if before.2 >= params.completion && whole > 0 && chain.links >= whole {
+        let leaf = evaluate(templates, params.select, &unresolved);
+        return Some(Node { field: f, matches: unresolved, leaf, fired: true });
+    }
+    let resolved: Vec<Match> = templates.iter().map(|t| t.full_match(&f)).collect();
+    let leaf = evaluate(templates, params.select, &resolved);
+    Some(Node { field: f, matches: resolved, leaf, fired: false })
+}
+
+/// A leaf's value under the selection rule, with the best template and its score.
+fn evaluate(templates: &[Template], select: Select, matches: &[Match]) -> Leaf {
+    let mut best = (0, f64::NEG_INFINITY);
+    let mut alive = 0usize;
+    let mut total = 0.0;
+    for (i, (t, &m)) in templates.iter().zip(matches).enumerate() {
+        let s = t.score(m);
+        if s.is_finite() {
+            alive += 1;
+            total += s;
+            if s > best.1 {
+                best = (i, s);
+            }
+        }
+    }
+    if alive == 0 {
+        return (f64::NEG_INFINITY, 0, f64::NEG_INFINITY, 0);
+    }
+    let value = match select {
+        Select::Max => best.1,
+        // Ties in the count are broken by the best score (which lies in [0, 1]).
+        Select::Count => alive as f64 + best.1 * 0.5,
+        Select::Mean => total / alive as f64,
+    };
+    (value, best.0, best.1, alive)
+}

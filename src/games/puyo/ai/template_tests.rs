@@ -1,0 +1,126 @@
+//! Tests of the template compiler and matrices on the shipped groups.
+
+use rand::{Rng, SeedableRng};
+
+use super::labeling::{CompileOptions, Relation, coloring};
+use super::relation::{match_score, state_matrix};
+use super::template::{GROUPS, Template, compile_text, load_group};
+use crate::games::puyo::level::{HEIGHT, WIDTH};
+use crate::games::puyo::rules::{Field, Puyo};
+use crate::lab::rng::GameRng;
+
+fn all() -> Vec<Template> {
+    load_group("all", &CompileOptions::default()).expect("shipped templates compile")
+}
+
+/// The body of `t` colored properly, as a field (boundary cells empty).
+fn colored_body(t: &Template) -> Field {
+    let colors = coloring(&t.truth, 4).expect("colorable");
+    let mut f = Field::new();
+    for r in 0..HEIGHT {
+        for c in 0..WIDTH {
+            if let Some(l) = t.labels[r][c].filter(char::is_ascii_uppercase) {
+                let k = colors.iter().find(|(x, _)| *x == l).unwrap().1;
+                f.set(c, r, Some(Puyo::color(k)));
+            }
+        }
+    }
+    f
+}
+
+#[test]
+fn group_sizes_match_the_paper() {
+    let opts = CompileOptions::default();
+    let sizes: Vec<usize> = GROUPS.iter().map(|g| load_group(g, &opts).unwrap().len()).collect();
+    assert_eq!(sizes, [10, 12, 1]);
+    assert!(load_group("nope", &opts).is_err());
+}
+
+#[test]
+fn every_chain_variant_fires_its_eight_chain() {
+    for t in all().iter().filter(|t| t.name.contains("8-chain")) {
+        let full = colored_body(t);
+        // Hold back one trigger puyo on top of its column, then drop it.
+        let (col, row) = (0..WIDTH)
+            .find_map(|c| {
+                let h = full.height(c);
+                (h > 0 && t.labels[h - 1][c] == Some('A')).then_some((c, h - 1))
+            })
+            .expect("trigger on top");
+        let color = full.get(col, row).unwrap();
+        let mut f = full;
+        f.set(col, row, None);
+        assert_eq!(f.clone().resolve().links, 0, "{} fires early", t.name);
+        assert!(f.drop_puyo(col, color));
+        let (chain, links) = f.resolve_links();
+        assert_eq!(chain.links, 8, "{}:\n{full}", t.name);
+        assert!(links.iter().all(|l| l.puyos() == 4), "{}", t.name);
+        // The finished body scores as high as the threshold needs except for the boundary.
+        let s = t.score(t.full_match(&full));
+        assert!(s > 0.5 && s <= 1.0, "{} {s}", t.name);
+    }
+}
+
+#[test]
+fn domino_completes_to_one() {
+    let t = load_group("domino6", &CompileOptions::default()).unwrap().remove(0);
+    let f = colored_body(&t);
+    assert_eq!(f.count(), 36);
+    assert!((t.score(t.full_match(&f)) - 1.0).abs() < 1e-9);
+    assert_eq!(t.truth.get('A', 'B'), Relation::Differ);
+    assert_eq!(t.truth.get('A', 'C'), Relation::Any);
+}
+
+#[test]
+fn sparse_scores_equal_the_dense_formula() {
+    let templates = all();
+    let mut rng = GameRng::seed_from_u64(9);
+    for _ in 0..40 {
+        let mut f = Field::new();
+        for _ in 0..rng.random_range(0..20) {
+            let c = rng.random_range(0..WIDTH);
+            f.drop_puyo(c, Puyo::color(rng.random_range(0..4)));
+        }
+        let cells: Vec<Option<u8>> = (0..WIDTH * HEIGHT)
+            .map(|k| f.get(k / HEIGHT, k % HEIGHT).filter(|p| p.is_color()).map(|p| p.index() as u8))
+            .collect();
+        let s = state_matrix(&cells);
+        for t in templates.iter().step_by(5) {
+            let dense = match_score(&s, &t.matrix());
+            let sparse = t.score(t.full_match(&f));
+            assert!(dense == sparse || (dense - sparse).abs() < 1e-9, "{} {dense} {sparse}", t.name);
+        }
+    }
+}
+
+#[test]
+fn incremental_scores_equal_full_ones() {
+    let t = &all()[0];
+    let mut rng = GameRng::seed_from_u64(4);
+    for _ in 0..200 {
+        let mut f = Field::new();
+        let mut m = t.full_match(&f);
+        for _ in 0..rng.random_range(0..30) {
+            let c = rng.random_range(0..WIDTH);
+            let color = Puyo::color(rng.random_range(0..4));
+            let before = f;
+            let h = f.height(c);
+            if !f.drop_puyo(c, color) {
+                continue;
+            }
+            m = t.add_puyo(m, &before, crate::games::puyo::rules::Bits::cell(c, h), color);
+            assert_eq!(t.score(m), t.score(t.full_match(&f)));
+        }
+    }
+}
+
+#[test]
+fn malformed_template_files_name_the_place() {
+    let opts = CompileOptions::default();
+    let err = compile_text("x.ron", "(name: \"x\", chain: 8, table: 3)", &opts).unwrap_err();
+    assert!(err.file.starts_with("x.ron:1:"), "{err}");
+    let err = compile_text("y.ron", "(name: \"y\", chain: 8, table: \"AAAA..\")", &opts).unwrap_err();
+    assert!(err.message.contains("stops after 1"), "{err}");
+    let bad = crate::games::puyo::level::validate("z.ron", "(\n name: \"z\",\n chain: 0,\n table: \"\nAB?...\n\",\n)");
+    assert_eq!(bad.unwrap_err().0, 5);
+}

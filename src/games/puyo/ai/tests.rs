@@ -1,0 +1,44 @@
+//! AI tests: legality over many random positions.
+
+use rand::{Rng, SeedableRng};
+
+use super::*;
+use crate::games::puyo::rules::pair_sequence;
+use crate::lab::rng::GameRng;
+
+#[test]
+fn ais_never_return_illegal_moves() {
+    let mut rng = GameRng::seed_from_u64(11);
+    let players: Vec<Player> = [AiKind::Template, AiKind::Potential, AiKind::Combined, AiKind::Asobi]
+        .into_iter()
+        .map(|k| {
+            let mut p = AiParams::default();
+            p.template.depth = 1;
+            p.potential.depth = 2;
+            Player::new(k, p).unwrap()
+        })
+        .collect();
+    let mut checked = 0;
+    while checked < 1200 {
+        let mut f = Field::new();
+        let moves = rng.random_range(0..40);
+        for _ in 0..moves {
+            let pair = Pair::random(&mut rng, 4);
+            let legal: Vec<Placement> = f.legal_placements(pair).collect();
+            f.play(pair, legal[rng.random_range(0..legal.len())]);
+            if f.is_dead() {
+                break;
+            }
+        }
+        if f.is_dead() {
+            continue;
+        }
+        let pairs = pair_sequence(&mut rng, 4, 3);
+        let obs = Observation { field: &f, pairs: &pairs, pending: 0, opponent: None };
+        for p in &players {
+            let d = p.decide(&obs).expect("a live field has a legal move");
+            assert!(f.can_place(d.placement), "{:?} {d:?}\n{f}", p.kind);
+            checked += 1;
+        }
+    }
+}

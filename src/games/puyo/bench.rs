@@ -1,0 +1,63 @@
+//! `asobi bench` entries of Puyo: placements with chain resolution on random fields, and a
+//! depth-3 template decision.
+
+use std::sync::OnceLock;
+
+use rand::Rng;
+
+use super::ai::template_search::{TemplateParams, search};
+use super::ai::{labeling::CompileOptions, template::Template, template::load_group};
+use super::rules::{Field, Pair, Placement, pair_sequence};
+use crate::lab::bench::Bench;
+use crate::lab::rng::game_rng;
+
+pub fn benches() -> Vec<Bench> {
+    vec![
+        Bench { name: "puyo/placements", unit: "placements with chain resolution", batch: placements },
+        Bench { name: "puyo/template_depth3", unit: "depth-3 template decisions (stairs8)", batch: template_depth3 },
+    ]
+}
+
+/// Random games of 40 moves; at every position all 22 placements of the next pair are played
+/// on copies too. Every counted operation places a pair and resolves its chain.
+fn placements(seed: u64) -> u64 {
+    let mut rng = game_rng(seed, 0);
+    let mut ops = 0;
+    for _ in 0..8 {
+        let mut f = Field::new();
+        for _ in 0..40 {
+            let pair = Pair::random(&mut rng, 4);
+            for &p in &Placement::ALL {
+                let mut g = f;
+                ops += g.play(pair, p).is_some() as u64;
+            }
+            let p = Placement::ALL[rng.random_range(0..22)];
+            if f.play(pair, p).is_some() {
+                ops += 1;
+            }
+            if f.is_dead() {
+                f = Field::new();
+            }
+        }
+    }
+    ops
+}
+
+fn stairs() -> &'static [Template] {
+    static T: OnceLock<Vec<Template>> = OnceLock::new();
+    T.get_or_init(|| load_group("stairs8", &CompileOptions::default()).expect("shipped templates compile"))
+}
+
+/// One depth-3 decision on a field of 10 random plays.
+fn template_depth3(seed: u64) -> u64 {
+    let mut rng = game_rng(seed, 1);
+    let mut f = Field::new();
+    for _ in 0..10 {
+        let pair = Pair::random(&mut rng, 4);
+        let p = Placement::ALL[rng.random_range(0..22)];
+        f.play(pair, p);
+    }
+    let pairs = pair_sequence(&mut rng, 4, 3);
+    let _ = search(stairs(), &TemplateParams::default(), &f, &pairs);
+    1
+}

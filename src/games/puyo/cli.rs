@@ -1,0 +1,172 @@
+//! `asobi puyo ...`: the paper's experiments and the template generator (thin clap glue).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+
+use super::ai::labeling::WeightRule;
+use super::ai::template::{GROUPS, UNIONS, load_group};
+use super::ai::template_search::Select;
+use super::ai::{AiKind, AiParams};
+use super::experiment::{Build, Endless, VersusExp};
+use super::generate::{Style, variants};
+use crate::lab::runner::{BatchOptions, run_cli, write_atomic};
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// E1: moves until the template player completes a template (score >= 0.95).
+    Build(BuildArgs),
+    /// E2: single-player games, one chain fired per game.
+    Endless(EndlessArgs),
+    /// E3: head-to-head games on the tick model.
+    Versus(VersusArgs),
+    /// Generate 8-chain template variants (the shipped ones came from this) as RON files.
+    Templates(TemplatesArgs),
+}
+
+/// Templates and colors, shared by the experiments.
+#[derive(Debug, Args)]
+pub struct TemplateArgs {
+    /// Template group: stairs8, sandwich8, domino6, chains8 (stairs8 + sandwich8) or all.
+    /// asobi's player always uses sandwich8.
+    #[arg(long, default_value = "stairs8")]
+    pub templates: String,
+    /// Pair weight from the two label weights (paper: mean; min also promising).
+    #[arg(long, value_enum, default_value_t = WeightRule::Mean)]
+    pub weights: WeightRule,
+    /// Number of colors (3-5).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=5))]
+    pub colors: u8,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Search depth (pairs read: current + previews).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub depth: u8,
+    /// Leaf selection rule.
+    #[arg(long, value_enum, default_value_t = Select::Max)]
+    pub select: Select,
+    /// Number of trials (pair sequences).
+    #[arg(long, default_value_t = 500)]
+    pub trials: u64,
+    /// A trial fails if it has not completed after this many moves.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_moves: u32,
+    #[command(flatten)]
+    pub rules: TemplateArgs,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct EndlessArgs {
+    /// The player.
+    #[arg(long, value_enum, default_value_t = AiKind::Combined)]
+    pub ai: AiKind,
+    /// Number of games.
+    #[arg(long, default_value_t = 500)]
+    pub games: u64,
+    /// A game that has not fired after this many moves scores no chain.
+    #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_moves: u32,
+    #[command(flatten)]
+    pub rules: TemplateArgs,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct VersusArgs {
+    /// Player 1.
+    #[arg(long, value_enum)]
+    pub p1: AiKind,
+    /// Player 2.
+    #[arg(long, value_enum)]
+    pub p2: AiKind,
+    /// Number of games.
+    #[arg(long, default_value_t = 500)]
+    pub games: u64,
+    /// Ticks after which a game is a draw.
+    #[arg(long, default_value_t = 3000)]
+    pub max_ticks: u32,
+    #[command(flatten)]
+    pub rules: TemplateArgs,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct TemplatesArgs {
+    /// Formation style.
+    #[arg(long, value_enum)]
+    pub style: Style,
+    /// How many variants.
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// Random construction attempts.
+    #[arg(long, default_value_t = 20000)]
+    pub tries: u64,
+    /// Seed of the attempts.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write v01.ron, v02.ron, ... into this folder instead of printing them.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
+    let group = rules.templates.as_str();
+    if !UNIONS.contains(&group) && !GROUPS.contains(&group) {
+        bail!("unknown template group '{group}' (use {}, chains8 or all)", GROUPS.join(", "));
+    }
+    let mut params = AiParams { group: group.to_string(), ..AiParams::default() };
+    params.compile.colors = rules.colors as usize;
+    params.compile.weight_rule = rules.weights;
+    load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;
+    Ok(params)
+}
+
+pub fn run(cmd: Command) -> anyhow::Result<()> {
+    match cmd {
+        Command::Build(a) => {
+            let mut params = ai_params(&a.rules)?;
+            params.template.depth = a.depth as usize;
+            params.template.select = a.select;
+            let exp = Build { params, trials: a.trials, max_moves: a.max_moves, colors: a.rules.colors as usize };
+            run_cli(&exp, &a.batch)?;
+        }
+        Command::Endless(a) => {
+            let params = ai_params(&a.rules)?;
+            let exp =
+                Endless { ai: a.ai, params, games: a.games, max_moves: a.max_moves, colors: a.rules.colors as usize };
+            run_cli(&exp, &a.batch)?;
+        }
+        Command::Versus(a) => {
+            let params = ai_params(&a.rules)?;
+            let exp = VersusExp {
+                p1: a.p1,
+                p2: a.p2,
+                params,
+                games: a.games,
+                max_ticks: a.max_ticks,
+                colors: a.rules.colors as usize,
+            };
+            run_cli(&exp, &a.batch)?;
+        }
+        Command::Templates(a) => {
+            for (k, f) in variants(a.style, a.count, a.tries, a.seed, 4).iter().enumerate() {
+                let text = format!(
+                    "(\n    name: {:?},\n    chain: {},\n    table: r#\"\n{}\"#,\n)\n",
+                    f.name, f.chain, f.table
+                );
+                match &a.out {
+                    Some(dir) => write_atomic(&dir.join(format!("v{:02}.ron", k + 1)), text.as_bytes())?,
+                    None => println!("{text}"),
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,250 @@
+//! The paper's three experiments (chapter 6, spec §7) as batch experiments:
+//! E1 `build` (moves to complete a template), E2 `endless` (one chain per game),
+//! E3 `versus`. Pairs come from `sub_rng(seed, game, PAIRS)`, so every player and setting
+//! sees the same sequences.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::ai::template_search::best_template;
+use super::ai::{AiKind, AiParams, Observation, Player, PuyoAi};
+use super::rules::{Field, Outcome, Pair, Versus, pair_sequence};
+use crate::lab::rng::sub_rng;
+use crate::lab::runner::{Experiment, MergeFn, merge};
+use crate::lab::stats::{HeadToHead, mean, median};
+
+/// Streams of a game's randomness.
+const PAIRS: u64 = 1;
+const GARBAGE: u64 = 2;
+
+/// Pairs known at each decision (current + 2 previews).
+const KNOWN: usize = 3;
+
+fn pairs_for(seed: u64, index: u64, colors: usize, len: usize) -> Vec<Pair> {
+    pair_sequence(&mut sub_rng(seed, index, PAIRS), colors, len)
+}
+
+fn player(kind: AiKind, params: &AiParams) -> Player {
+    // The shipped templates are checked at build time and by tests, so this cannot fail.
+    Player::new(kind, params.clone()).expect("shipped template groups compile")
+}
+
+/// E1: moves until the template player's best template scores >= the completion threshold.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Build {
+    pub params: AiParams,
+    pub trials: u64,
+    /// A trial that has not completed after this many moves (or died) failed.
+    pub max_moves: u32,
+    pub colors: usize,
+}
+
+/// One E1 trial.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BuildRecord {
+    pub completed: bool,
+    pub moves: u32,
+    pub ms: f64,
+}
+
+impl Experiment for Build {
+    const NAME: &'static str = "puyo.build";
+    type Record = BuildRecord;
+
+    fn games(&self) -> u64 {
+        self.trials
+    }
+
+    fn play(&self, seed: u64, index: u64) -> BuildRecord {
+        let ai = player(AiKind::Template, &self.params);
+        let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
+        let mut field = Field::new();
+        let start = Instant::now();
+        for m in 0..self.max_moves as usize {
+            let obs = Observation { field: &field, pairs: &pairs[m..m + KNOWN], pending: 0, opponent: None };
+            let Some(d) = ai.decide(&obs) else { break };
+            let placed = field.place(pairs[m], d.placement).expect("AIs return legal moves");
+            // Completion is judged before resolution, so the move that fires counts (spec §9.1).
+            let done = best_template(ai.templates(), &field).is_some_and(|(_, s)| s >= self.params.template.completion);
+            let moves = m as u32 + 1;
+            if done {
+                return BuildRecord { completed: true, moves, ms: ms_per(start, moves) };
+            }
+            field.resolve_from(placed, |_| {});
+            if field.is_dead() {
+                return BuildRecord { completed: false, moves, ms: ms_per(start, moves) };
+            }
+        }
+        BuildRecord { completed: false, moves: self.max_moves, ms: ms_per(start, self.max_moves) }
+    }
+
+    fn summarize(&self, records: &[BuildRecord]) -> Map<String, Value> {
+        let done: Vec<f64> = records.iter().filter(|r| r.completed).map(|r| r.moves as f64).collect();
+        let over30 = records.iter().filter(|r| !r.completed || r.moves > 30).count();
+        let mut m = Map::new();
+        m.insert("trials".into(), json!(records.len()));
+        m.insert("completed".into(), json!(done.len()));
+        m.insert("mean_moves".into(), json!(mean(&done)));
+        m.insert("median_moves".into(), json!(median(&done)));
+        m.insert("over_30_share".into(), json!(over30 as f64 / records.len().max(1) as f64));
+        m.insert("ms_per_move".into(), json!(mean(&records.iter().map(|r| r.ms).collect::<Vec<_>>())));
+        m
+    }
+}
+
+fn ms_per(start: Instant, moves: u32) -> f64 {
+    start.elapsed().as_secs_f64() * 1000.0 / moves.max(1) as f64
+}
+
+/// E2: single-player chain building; the game ends when the player fires its chain.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Endless {
+    pub ai: AiKind,
+    pub params: AiParams,
+    pub games: u64,
+    /// A game that has not fired after this many moves ends with no chain.
+    pub max_moves: u32,
+    pub colors: usize,
+}
+
+/// One E2 game: the fired chain (0 if the player died or never fired).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct EndlessRecord {
+    pub chain: u32,
+    pub attack: u32,
+    /// 1-based move that fired; 0 if none.
+    pub fire_move: u32,
+    pub moves: u32,
+    pub ms: f64,
+}
+
+impl Experiment for Endless {
+    const NAME: &'static str = "puyo.endless";
+    type Record = EndlessRecord;
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn play(&self, seed: u64, index: u64) -> EndlessRecord {
+        let ai = player(self.ai, &self.params);
+        let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
+        let mut field = Field::new();
+        let start = Instant::now();
+        let mut rec = EndlessRecord { chain: 0, attack: 0, fire_move: 0, moves: 0, ms: 0.0 };
+        for m in 0..self.max_moves as usize {
+            let obs = Observation { field: &field, pairs: &pairs[m..m + KNOWN], pending: 0, opponent: None };
+            let Some(d) = ai.decide(&obs) else { break };
+            let chain = field.play(pairs[m], d.placement).expect("AIs return legal moves");
+            rec.moves = m as u32 + 1;
+            if d.fires && chain.links > 0 {
+                (rec.chain, rec.attack, rec.fire_move) = (chain.links, chain.attack(), rec.moves);
+                break;
+            }
+            if field.is_dead() {
+                break;
+            }
+        }
+        rec.ms = ms_per(start, rec.moves);
+        rec
+    }
+
+    fn summarize(&self, records: &[EndlessRecord]) -> Map<String, Value> {
+        let col = |f: fn(&EndlessRecord) -> f64| mean(&records.iter().map(f).collect::<Vec<_>>());
+        let fired: Vec<f64> = records.iter().filter(|r| r.fire_move > 0).map(|r| r.fire_move as f64).collect();
+        let mut m = Map::new();
+        m.insert("games".into(), json!(records.len()));
+        m.insert("mean_chain".into(), json!(col(|r| r.chain as f64)));
+        m.insert("mean_attack".into(), json!(col(|r| r.attack as f64)));
+        m.insert("mean_fire_move".into(), json!(mean(&fired)));
+        m.insert("ms_per_move".into(), json!(col(|r| r.ms)));
+        m
+    }
+}
+
+/// E3: head-to-head games on the tick model.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct VersusExp {
+    pub p1: AiKind,
+    pub p2: AiKind,
+    pub params: AiParams,
+    pub games: u64,
+    /// Ticks after which a game is a draw.
+    pub max_ticks: u32,
+    pub colors: usize,
+}
+
+/// One E3 game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct VersusRecord {
+    pub outcome: Outcome,
+    pub ticks: u32,
+    pub ms: f64,
+}
+
+impl Experiment for VersusExp {
+    const NAME: &'static str = "puyo.versus";
+    type Record = VersusRecord;
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn play(&self, seed: u64, index: u64) -> VersusRecord {
+        let ais = [player(self.p1, &self.params), player(self.p2, &self.params)];
+        let mut game = Versus::new(pairs_for(seed, index, self.colors, 1024));
+        let mut rng = sub_rng(seed, index, GARBAGE);
+        let start = Instant::now();
+        let mut moves = 0;
+        let outcome = loop {
+            let acting: Vec<usize> = game.to_move().collect();
+            let mut chosen = Vec::new();
+            for &i in &acting {
+                game.drop_garbage(i, &mut rng);
+                let known: Vec<Pair> = (0..KNOWN).map(|k| game.pair(i, k)).collect();
+                let side = &game.sides[i];
+                let obs = Observation {
+                    field: &side.field,
+                    pairs: &known,
+                    pending: side.incoming(),
+                    opponent: Some(&game.sides[1 - i].field),
+                };
+                let d = if side.field.is_dead() { None } else { ais[i].decide(&obs) };
+                chosen.push((i, d.map(|d| d.placement)));
+            }
+            for (i, p) in chosen {
+                game.apply(i, p);
+                moves += 1;
+            }
+            if let Some(o) = game.end_tick() {
+                break o;
+            }
+            if game.tick >= self.max_ticks {
+                break Outcome::Draw;
+            }
+        };
+        VersusRecord { outcome, ticks: game.tick, ms: ms_per(start, moves) }
+    }
+
+    fn summarize(&self, records: &[VersusRecord]) -> Map<String, Value> {
+        let count = |o: Outcome| records.iter().filter(|r| r.outcome == o).count() as u64;
+        let h = HeadToHead::new(count(Outcome::Win(0)), count(Outcome::Win(1)), count(Outcome::Draw));
+        let mut m = Map::new();
+        m.insert("games".into(), json!(h.games));
+        m.insert("p1_wins".into(), json!(h.wins));
+        m.insert("p2_wins".into(), json!(h.losses));
+        m.insert("draws".into(), json!(h.draws));
+        m.insert("p1_win_rate".into(), json!(h.win_rate));
+        m.insert("ci95".into(), json!(h.ci95));
+        m.insert("chi2".into(), json!(h.chi2));
+        m.insert("elo_diff".into(), json!(h.elo_diff));
+        m.insert("ms_per_move".into(), json!(mean(&records.iter().map(|r| r.ms).collect::<Vec<_>>())));
+        m
+    }
+}
+
+/// Mergers of the batch experiments, for `asobi merge`.
+pub const MERGERS: &[(&str, MergeFn)] =
+    &[(Build::NAME, merge::<Build>), (Endless::NAME, merge::<Endless>), (VersusExp::NAME, merge::<VersusExp>)];

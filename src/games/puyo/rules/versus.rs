@@ -1,0 +1,158 @@
+//! Versus play with the spec's tick model (§2 "Versus time model"): placing costs 1 tick,
+//! each chain link 1 more; Tsu score sends ⌊score/70⌋ garbage (remainder carried), which first
+//! offsets the sender's own pending and in-flight garbage; the rest becomes droppable on the
+//! target when the sender's chain has finished and falls (≤ 30 at once) right before the
+//! target's next placement. Both players decide on the state at the start of a tick, then
+//! both moves apply (decision §9.15). Both players get the same pair sequence.
+
+use rand::Rng;
+
+use super::field::Field;
+use super::placement::Placement;
+use super::puyo::Pair;
+
+/// Garbage on its way: amount and the tick from which it may fall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InFlight {
+    pub amount: u32,
+    pub from_tick: u32,
+}
+
+/// One side of a versus game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Side {
+    pub field: Field,
+    /// Index of the current pair in the shared sequence.
+    pub next: usize,
+    /// First tick at which this side may place again.
+    pub ready_at: u32,
+    /// Garbage that falls before the next placement.
+    pub pending: u32,
+    pub in_flight: Vec<InFlight>,
+    /// Score remainder below 70 carried to the next scoring.
+    pub carry: u32,
+    pub dead: bool,
+    pub moves: u32,
+    /// Longest chain fired.
+    pub best_chain: u32,
+}
+
+impl Side {
+    /// All garbage waiting for this side (pending and in flight).
+    pub fn incoming(&self) -> u32 {
+        self.pending + self.in_flight.iter().map(|g| g.amount).sum::<u32>()
+    }
+
+    /// Cancels up to `g` of this side's incoming garbage; returns what is left to send.
+    fn offset(&mut self, mut g: u32) -> u32 {
+        let k = g.min(self.pending);
+        self.pending -= k;
+        g -= k;
+        for f in &mut self.in_flight {
+            let k = g.min(f.amount);
+            f.amount -= k;
+            g -= k;
+        }
+        self.in_flight.retain(|f| f.amount > 0);
+        g
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Outcome {
+    Win(usize),
+    Draw,
+}
+
+/// A two-player game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Versus {
+    pub sides: [Side; 2],
+    pub pairs: Vec<Pair>,
+    pub tick: u32,
+}
+
+impl Versus {
+    pub fn new(pairs: Vec<Pair>) -> Versus {
+        Versus { sides: [Side::default(), Side::default()], pairs, tick: 0 }
+    }
+
+    /// The sides that act this tick.
+    pub fn to_move(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..2).filter(|&i| !self.sides[i].dead && self.sides[i].ready_at <= self.tick)
+    }
+
+    /// Garbage that has become droppable falls on side `i` (call before it decides).
+    pub fn drop_garbage(&mut self, i: usize, rng: &mut impl Rng) {
+        let tick = self.tick;
+        let side = &mut self.sides[i];
+        let (ready, later): (Vec<InFlight>, Vec<InFlight>) = side.in_flight.iter().partition(|g| g.from_tick <= tick);
+        side.pending += ready.iter().map(|g| g.amount).sum::<u32>();
+        side.in_flight = later;
+        let dropped = side.field.drop_garbage(side.pending, rng);
+        side.pending -= dropped;
+    }
+
+    /// Applies side `i`'s placement of its current pair (illegal or missing = it loses).
+    pub fn apply(&mut self, i: usize, placement: Option<Placement>) {
+        let pair = self.pair(i, 0);
+        let tick = self.tick;
+        let side = &mut self.sides[i];
+        let Some(chain) = placement.and_then(|p| side.field.play(pair, p)) else {
+            side.dead = true;
+            return;
+        };
+        side.next += 1;
+        side.moves += 1;
+        side.ready_at = tick + 1 + chain.links;
+        side.best_chain = side.best_chain.max(chain.links);
+        if side.field.is_dead() {
+            side.dead = true;
+        }
+        let total = chain.score + side.carry;
+        side.carry = total % 70;
+        let sent = side.offset(total / 70);
+        if sent > 0 {
+            self.sides[1 - i].in_flight.push(InFlight { amount: sent, from_tick: tick + 1 + chain.links });
+        }
+    }
+
+    /// The pair `ahead` places after side `i`'s current one (the sequence repeats if short).
+    pub fn pair(&self, i: usize, ahead: usize) -> Pair {
+        self.pairs[(self.sides[i].next + ahead) % self.pairs.len()]
+    }
+
+    /// Ends the tick; the outcome once a side is dead.
+    pub fn end_tick(&mut self) -> Option<Outcome> {
+        self.tick += 1;
+        match (self.sides[0].dead, self.sides[1].dead) {
+            (true, true) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Win(1)),
+            (false, true) => Some(Outcome::Win(0)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::puyo::rules::{Puyo, Rotation};
+
+    #[test]
+    fn garbage_offsets_then_travels_after_the_chain() {
+        let mut g = Versus::new(vec![Pair::new(Puyo::Red, Puyo::Red)]);
+        g.sides[0].field = Field::from_ascii("RR....").unwrap();
+        g.sides[0].pending = 1;
+        g.apply(0, Some(Placement { col: 2, rot: Rotation::Right }));
+        // 4 reds: score 40, nothing sent yet (40 < 70), carried.
+        assert_eq!((g.sides[0].carry, g.sides[0].pending), (40, 1));
+        assert_eq!(g.sides[0].ready_at, 2);
+        g.sides[0].field = Field::from_ascii("RR....").unwrap();
+        g.apply(0, Some(Placement { col: 2, rot: Rotation::Right }));
+        // 40 + 40 = 80: one garbage, which cancels the pending one.
+        assert_eq!((g.sides[0].carry, g.sides[0].pending), (10, 0));
+        assert!(g.sides[1].in_flight.is_empty());
+    }
+}

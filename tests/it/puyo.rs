@@ -1,0 +1,92 @@
+//! Puyo whole-program tests: experiments are deterministic whatever the thread count, shards
+//! merge to the whole run, bad input is an error (not a panic), templates ship complete.
+
+use asobi::games::puyo::ai::template::load_group;
+use asobi::games::puyo::ai::{AiKind, AiParams, labeling::CompileOptions};
+use asobi::games::puyo::experiment::{Build, Endless, VersusExp};
+use asobi::games::puyo::{MERGERS, benches, cli};
+use asobi::lab::runner::{Experiment, Shard, merge, result_json, run_records};
+use serde_json::{Map, Value};
+
+fn run<E: Experiment>(exp: &E, threads: u64, shard: Shard) -> Value {
+    let recs = run_records(exp, 7, shard, Some(threads), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+    result_json(exp, 7, shard, &recs)
+}
+
+/// Result without the timing fields, which are measured, not computed.
+fn untimed(mut v: Value) -> Value {
+    if let Value::Object(m) = &mut v {
+        m.remove("ms_per_move");
+        if let Some(Value::Array(recs)) = m.get_mut("records") {
+            for r in recs {
+                if let Some(Value::Object(o)) = r.get_mut(1) {
+                    o.remove("ms");
+                }
+            }
+        }
+    }
+    v
+}
+
+fn quick_params() -> AiParams {
+    let mut p = AiParams::default();
+    p.template.depth = 1;
+    p.potential.depth = 2;
+    p
+}
+
+#[test]
+fn endless_is_thread_independent_and_shards_merge() {
+    let exp = Endless { ai: AiKind::Potential, params: quick_params(), games: 6, max_moves: 40, colors: 4 };
+    let whole = untimed(run(&exp, 1, Shard::WHOLE));
+    assert_eq!(whole, untimed(run(&exp, 2, Shard::WHOLE)));
+    let files: Vec<(String, Map<String, Value>)> = (0..2)
+        .map(|i| {
+            let Value::Object(m) = run(&exp, 1, Shard { index: i, count: 2 }) else { unreachable!() };
+            (format!("s{i}.json"), m)
+        })
+        .collect();
+    assert_eq!(untimed(merge::<Endless>(&files).unwrap()), whole);
+    let fields = ["games", "mean_chain", "mean_attack", "mean_fire_move", "ms_per_move"];
+    let Value::Object(m) = run(&exp, 1, Shard::WHOLE) else { unreachable!() };
+    assert!(fields.iter().all(|f| m.contains_key(*f)), "{m:?}");
+}
+
+#[test]
+fn build_and_versus_report_the_contract_fields() {
+    let build = Build { params: quick_params(), trials: 2, max_moves: 30, colors: 4 };
+    let Value::Object(m) = run(&build, 1, Shard::WHOLE) else { unreachable!() };
+    for f in ["trials", "completed", "mean_moves", "median_moves", "over_30_share", "ms_per_move"] {
+        assert!(m.contains_key(f), "{f}");
+    }
+    let vs = VersusExp {
+        p1: AiKind::Potential,
+        p2: AiKind::Potential,
+        params: quick_params(),
+        games: 2,
+        max_ticks: 300,
+        colors: 4,
+    };
+    let Value::Object(m) = run(&vs, 1, Shard::WHOLE) else { unreachable!() };
+    for f in ["games", "p1_wins", "p2_wins", "draws", "p1_win_rate", "ci95", "chi2", "elo_diff"] {
+        assert!(m.contains_key(f), "{f}");
+    }
+    assert_eq!(m["games"], 2);
+    assert_eq!(MERGERS.len(), 3);
+}
+
+#[test]
+fn bad_group_is_an_error_not_a_panic() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Top {
+        #[command(subcommand)]
+        cmd: cli::Command,
+    }
+    let top = Top::try_parse_from(["puyo", "build", "--templates", "nope", "--trials", "1", "--quiet"]).unwrap();
+    let err = cli::run(top.cmd).unwrap_err().to_string();
+    assert!(err.contains("nope"), "{err}");
+    assert!(Top::try_parse_from(["puyo", "build", "--depth", "4"]).is_err());
+    assert!(load_group("chains8", &CompileOptions::default()).unwrap().len() == 22);
+    assert_eq!(benches().len(), 2);
+}

@@ -1,0 +1,139 @@
+//! Whole-program checks of Shanghai: layout files in both KMahjongg headers, bundled layouts,
+//! experiment determinism across thread counts, instance files and bad input.
+
+use asobi::games::shanghai::ai::PlayerParams;
+use asobi::games::shanghai::catalog::{bundled, load};
+use asobi::games::shanghai::cli::{self, Command};
+use asobi::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout, Oracle};
+use asobi::games::shanghai::generator::DealSource;
+use asobi::games::shanghai::io::instances::{Instance, InstanceFile};
+use asobi::games::shanghai::io::kmahjongg;
+use asobi::lab::runner::{Shard, result_json, run_records};
+use clap::Parser;
+
+/// The turtle as a v1.0 file (fixed 32 x 16 x 5, no size lines, `#` lines skipped).
+fn turtle_v10() -> String {
+    let v11 = kmahjongg::write(&load("turtle").unwrap());
+    let mut grid: Vec<String> =
+        v11.lines().skip(1).filter(|l| !l.starts_with(['#', 'w', 'h', 'd'])).map(|l| format!("{l:.<32}")).collect();
+    let written_rows = grid.len() / 5;
+    let mut out = String::from("kmahjongg-layout-v1.0\n");
+    for z in 0..5 {
+        out.push_str(&format!("# Level {z}\n"));
+        for y in 0..16 {
+            let row = if y < written_rows { std::mem::take(&mut grid[z * written_rows + y]) } else { ".".repeat(32) };
+            out.push_str(&row);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn both_headers_read_the_turtle() {
+    let turtle = load("turtle").unwrap();
+    let v11 = kmahjongg::read("turtle.layout", &kmahjongg::write(&turtle)).unwrap();
+    let v10 = kmahjongg::read("turtle.layout", &turtle_v10()).unwrap();
+    assert_eq!(v11.layout.positions, turtle.positions);
+    assert_eq!(v10.layout.positions, turtle.positions);
+    assert!(v10.warnings.is_empty());
+}
+
+#[test]
+fn malformed_layouts_name_file_line_and_column() {
+    let mut text = turtle_v10();
+    text = text.replacen("121212", "12x212", 1);
+    let e = kmahjongg::read("broken.layout", &text).unwrap_err().to_string();
+    assert!(e.starts_with("broken.layout:3:"), "{e}");
+    let e = kmahjongg::read("t.layout", "kmahjongg-layout-v1.0\nw32\n").unwrap_err().to_string();
+    assert!(e.starts_with("t.layout:2:1:"), "{e}");
+}
+
+#[test]
+fn bundled_layouts_have_the_issue_sizes() {
+    let sizes: Vec<(String, usize)> = bundled().into_iter().map(|f| (f.name, f.tiles.len())).collect();
+    for (name, n) in [("turtle", 144), ("mini_turtle", 36), ("mini_spider", 36), ("fortress72", 72)] {
+        assert!(sizes.contains(&(name.to_string(), n)), "{name}: {sizes:?}");
+    }
+}
+
+fn eval_exp() -> Eval {
+    let layout = load("mini_spider").unwrap();
+    let player = PlayerParams { n: 2, depth: 2, ..PlayerParams::default() };
+    Eval { layout: OnLayout::new(&layout), instances: 6, plays: 3, player, deals: Deals::Source(DealSource::Generator) }
+}
+
+#[test]
+fn eval_and_oracle_do_not_depend_on_threads() {
+    let exp = eval_exp();
+    let solved = |threads| {
+        let games =
+            run_records(&exp, 9, Shard::WHOLE, Some(threads), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+        games.records.iter().map(|r| r.solved).collect::<Vec<_>>()
+    };
+    assert_eq!(solved(1), solved(2));
+    let oracle = Oracle { layout: OnLayout::new(&load("mini_turtle").unwrap()), deals: 20, source: DealSource::Random };
+    let verdicts = |threads| {
+        let games =
+            run_records(&oracle, 3, Shard::WHOLE, Some(threads), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+        result_json(&oracle, 3, Shard::WHOLE, &games)["solvable"].clone()
+    };
+    assert_eq!(verdicts(1), verdicts(2));
+}
+
+#[test]
+fn generate_summary_has_the_contract_fields() {
+    let layout = load("mini_turtle").unwrap();
+    let weak = PlayerParams { n: 1, depth: 1, ..PlayerParams::default() };
+    let strong = PlayerParams { n: 4, depth: 2, ..PlayerParams::default() };
+    let exp =
+        Generate { layout: OnLayout::new(&layout), count: 4, plays: 2, weak, strong, weak_max: 0.33, strong_min: 0.67 };
+    let games = run_records(&exp, 1, Shard::WHOLE, Some(1), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+    let v = result_json(&exp, 1, Shard::WHOLE, &games);
+    assert_eq!(v["instances"], 4);
+    assert_eq!(v["map"].as_array().unwrap().len(), 4);
+    assert!(v["skill_instances"].as_u64().unwrap() <= 4);
+}
+
+#[test]
+fn instance_files_round_trip_and_reject_bad_deals() {
+    let layout = load("mini_turtle").unwrap();
+    let kinds = asobi::games::shanghai::generator::deal(&layout, DealSource::Generator, 1, 0).unwrap();
+    let file = InstanceFile {
+        layout: layout.to_file(""),
+        instances: vec![Instance { index: 0, kinds: kinds.clone(), weak_rate: 0.1, strong_rate: 0.9 }],
+    };
+    let (read_layout, back) = InstanceFile::parse("x.ron", &file.to_text()).unwrap();
+    assert_eq!((read_layout.positions, back), (layout.positions.clone(), file.clone()));
+    let mut bad = file;
+    bad.instances[0].kinds[0] = (bad.instances[0].kinds[0] + 1) % 9;
+    assert!(InstanceFile::parse("x.ron", &bad.to_text()).is_err());
+}
+
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Command,
+}
+
+fn run(args: &[&str]) -> anyhow::Result<()> {
+    let cli = Cli::try_parse_from(std::iter::once("shanghai").chain(args.iter().copied()))?;
+    cli::run(cli.cmd)
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let e = run(&["oracle", "--layout", "nope", "--deals", "1", "--json"]).unwrap_err().to_string();
+    assert!(e.contains("unknown layout 'nope'"), "{e}");
+    let e = run(&["generate", "--weak", "3y2", "--count", "1", "--json"]).unwrap_err().to_string();
+    assert!(e.contains("--weak '3y2'"), "{e}");
+    let e = run(&["eval", "--n", "0", "--json"]).unwrap_err().to_string();
+    assert!(e.contains("at least 1"), "{e}");
+    let dir = std::env::temp_dir().join(format!("asobi-shanghai-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.layout");
+    std::fs::write(&path, "kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n43\n").unwrap();
+    let e = run(&["oracle", "--layout", path.to_str().unwrap(), "--random", "--json"]).unwrap_err().to_string();
+    assert!(e.contains("bad.layout:6:"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
