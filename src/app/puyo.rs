@@ -13,9 +13,11 @@ use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
 use super::panel::{BoardArea, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::puyo::ai::labeling::compile;
 use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp};
+use crate::games::puyo::level::TemplateFile;
 use crate::games::puyo::rules::{Bits, Field, HEIGHT, Outcome, Pair, Placement, Puyo, Rotation, Versus, WIDTH};
 use crate::lab::rng::GameRng;
 use crate::lab::stats::HeadToHead;
@@ -117,6 +119,20 @@ struct PuyoGame {
     score: [u64; 2],
     log: VecDeque<String>,
     error: Option<String>,
+    templates: TemplateEditor,
+}
+
+/// The template panel's state: templates recompiled from edited weights, and what to show.
+#[derive(Default)]
+struct TemplateEditor {
+    /// Template index in the group, its source file with the user's weight overrides.
+    edited: Vec<(usize, TemplateFile)>,
+    /// The template shown in the panel.
+    selected: usize,
+    /// Draw the cells of board 1 that conflict with the best template.
+    show_conflicts: bool,
+    /// The cells drawn as conflicting.
+    conflict_cells: Bits,
 }
 
 impl PuyoGame {
@@ -146,6 +162,7 @@ impl PuyoGame {
             score: [0; 2],
             log: VecDeque::new(),
             error: None,
+            templates: TemplateEditor::default(),
         };
         screen.rebuild_players();
         screen
@@ -155,21 +172,34 @@ impl PuyoGame {
         if self.settings.versus { 2 } else { 1 }
     }
 
-    /// Makes the AI players from the settings; the next decision uses them.
+    /// Makes the AI players from the settings and the edited templates; the next decision
+    /// uses them.
     fn rebuild_players(&mut self) {
         self.error = None;
         for i in 0..2 {
             self.players[i] = match self.settings.seats[i] {
                 Seat::Human => None,
-                Seat::Ai(kind) => match Player::new(kind, self.settings.params.clone()) {
+                Seat::Ai(kind) => match self.make_player(kind) {
                     Ok(p) => Some(p),
                     Err(e) => {
-                        self.error = Some(e.to_string());
+                        self.error = Some(e);
                         None
                     }
                 },
             };
         }
+    }
+
+    fn make_player(&self, kind: AiKind) -> Result<Player, String> {
+        let mut player = Player::new(kind, self.settings.params.clone()).map_err(|e| e.to_string())?;
+        // asobi's player picks its own group; edits apply to the group chosen in the panel.
+        if player.params.group == self.settings.params.group {
+            for (index, file) in &self.templates.edited {
+                let template = compile(&file.name, file, &player.params.compile).map_err(|e| e.to_string())?;
+                player.replace_template(*index, template);
+            }
+        }
+        Ok(player)
     }
 
     fn log(&mut self, line: String) {
@@ -510,7 +540,8 @@ fn redraw_boards(
     let sides = game.sides();
     // Each board is 6 cells wide plus 3 for the preview column, with a gap between boards.
     let board_w = (WIDTH as f32 + 3.0) * CELL;
-    let content = Vec2::new(board_w * sides as f32 + CELL * (sides as f32 - 1.0), (HEIGHT as f32 + 2.0) * CELL);
+    // Height: the 13 rows, the human's pair above them (2 rows) and the title below (1 row).
+    let content = Vec2::new(board_w * sides as f32 + CELL * (sides as f32 - 1.0), (HEIGHT as f32 + 3.0) * CELL);
     let scale = area.fit_scale(content).min(1.6);
     for i in 0..sides {
         let left = area.center.x - content.x * scale / 2.0 + i as f32 * (board_w + CELL) * scale;
@@ -560,6 +591,16 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: 
             if frame.popping.has(col, row) {
                 cell.insert(Flashing(assets.kinds[p.index()].clone()));
             }
+        }
+    }
+    if i == 0 {
+        for (col, row) in game.templates.conflict_cells.cells() {
+            commands.spawn((
+                BoardPiece,
+                Sprite::from_color(Color::srgb(0.9, 0.1, 0.1), Vec2::splat(CELL * 0.3 * scale)),
+                Transform::from_translation(at(col as f32, row as f32, 2.5))
+                    .with_rotation(Quat::from_rotation_z(0.785)),
+            ));
         }
     }
     draw_human_cursor(commands, assets, game, i, &at, scale);
@@ -619,7 +660,7 @@ fn draw_human_cursor(
         Rotation::Right => (1.0, 0.0),
         Rotation::Left => (-1.0, 0.0),
     };
-    let base = HEIGHT as f32 + 0.2;
+    let base = HEIGHT as f32;
     for (p, (c, r)) in [(pair.axis, (cursor.col as f32, base)), (pair.child, (cursor.col as f32 + dc, base + dr))] {
         commands.spawn((
             BoardPiece,
@@ -782,34 +823,87 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     });
     ui.add(egui::Slider::new(&mut p.template.depth, 1..=3).text("search depth"));
     ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
+    if game.settings.params.group != before.group {
+        game.templates = TemplateEditor::default();
+    }
     if game.settings.params != before {
         game.rebuild_players();
     }
-    let player = game
-        .players
-        .iter()
-        .flatten()
-        .next()
-        .cloned()
-        .or_else(|| Player::new(AiKind::Template, game.settings.params.clone()).ok());
-    if let Some(player) = player {
-        let field = &game.game.sides[0].field;
-        match best_template(player.templates(), field) {
-            Some((t, score)) => {
-                let template = &player.templates()[t];
-                ui.label(format!("board 1 best template: {} ({:.3})", template.name, score));
-                let conflicts = template.conflicts(field).count();
-                ui.small(format!(
-                    "{} templates loaded; {} cells conflict with the best",
-                    player.templates().len(),
-                    conflicts
-                ));
-            }
-            None => {
-                ui.label("board 1: every template conflicts");
-            }
+    let Ok(player) = game.make_player(AiKind::Template) else { return };
+    let field = game.game.sides[0].field;
+    let mut conflicts = Bits::EMPTY;
+    match best_template(player.templates(), &field) {
+        Some((t, score)) => {
+            conflicts = player.templates()[t].conflicts(&field);
+            ui.label(format!("board 1 best template: {} ({score:.3})", player.templates()[t].name));
+            let n = conflicts.count();
+            ui.small(format!("{} templates loaded; {n} cells of board 1 conflict with it", player.templates().len()));
+        }
+        None => {
+            ui.label("board 1: every template conflicts");
         }
     }
+    ui.checkbox(&mut game.templates.show_conflicts, "mark conflicting cells on board 1");
+    let shown = if game.templates.show_conflicts { conflicts } else { Bits::EMPTY };
+    if shown != game.templates.conflict_cells {
+        game.templates.conflict_cells = shown;
+        game.redraw = true;
+    }
+    egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
+}
+
+/// Shows one template's labeling table and lets its label weights be edited; "apply"
+/// recompiles it and the AIs use it from their next decision.
+fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
+    let names: Vec<&str> = player.templates().iter().map(|t| t.name.as_str()).collect();
+    let selected = game.templates.selected.min(names.len().saturating_sub(1));
+    egui::ComboBox::from_label("template").selected_text(names.get(selected).copied().unwrap_or("-")).show_ui(
+        ui,
+        |ui| {
+            for (i, name) in names.iter().enumerate() {
+                ui.selectable_value(&mut game.templates.selected, i, *name);
+            }
+        },
+    );
+    let Some(template) = player.templates().get(selected) else { return };
+    let rows: Vec<String> =
+        template.labels.iter().rev().map(|row| row.iter().map(|c| c.unwrap_or('.')).collect()).collect();
+    let first = rows.iter().position(|r| r.chars().any(|c| c != '.')).unwrap_or(rows.len());
+    ui.monospace(rows[first..].join("\n"));
+    ui.small("upper case: the chain's body; lower case: boundary cells that must differ");
+    let Some(file) = edited_file(game, selected, &template.name) else { return };
+    let mut weights = template.weights.clone();
+    let mut changed = false;
+    egui::Grid::new("template-weights").num_columns(4).show(ui, |ui| {
+        for (k, (label, weight)) in weights.iter_mut().enumerate() {
+            ui.monospace(label.to_string());
+            changed |= ui.add(egui::DragValue::new(weight).range(0..=10_000)).changed();
+            if k % 2 == 1 {
+                ui.end_row();
+            }
+        }
+    });
+    if changed {
+        let mut file = file;
+        file.weights = weights;
+        game.templates.edited.retain(|(i, _)| *i != selected);
+        game.templates.edited.push((selected, file));
+        game.rebuild_players();
+    }
+    if ui.button("reset edited weights").clicked() {
+        game.templates.edited.clear();
+        game.rebuild_players();
+    }
+}
+
+/// The source file of template `index` (`name`) with any weights already edited.
+fn edited_file(game: &PuyoGame, index: usize, name: &str) -> Option<TemplateFile> {
+    if let Some((_, file)) = game.templates.edited.iter().find(|(i, _)| *i == index) {
+        return Some(file.clone());
+    }
+    crate::levels::embedded_in("puyo")
+        .filter_map(|(path, text)| crate::levels::parse_ron::<TemplateFile>(path, text).ok())
+        .find(|file| file.name == name)
 }
 
 fn register_lab_entries(app: &mut App) {

@@ -113,6 +113,12 @@ impl Player {
         &self.templates
     }
 
+    /// Replaces template `index` (e.g. with one recompiled from edited weights); the next
+    /// decision uses it.
+    pub fn replace_template(&mut self, index: usize, template: Template) {
+        Arc::make_mut(&mut self.templates)[index] = template;
+    }
+
     fn potential(&self, obs: &Observation) -> Option<Decision> {
         let c = potential::decide(&self.params.potential, obs)?;
         let what = if c.fires { "fire, attack" } else { "build, potential" };
