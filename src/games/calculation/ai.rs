@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use super::log::GameLog;
-use super::oracle;
-use super::plan::{Plan, Table, estimate};
+use super::oracle::{self, Action};
+use super::plan::{LargePairs, Plan, Table, estimate};
 use super::rules::{Card, Deal, FOUNDATIONS, Game, Observation, RuleError, Target, next_rank, rank_char};
 
 /// A player's choice for one turn: where the drawn card goes, then the stack tops it plays.
@@ -45,14 +45,16 @@ pub struct PlannerParams {
     pub plans: usize,
     /// 0 or 1.
     pub lookahead: u8,
-    /// Two-foundation stack games with more stock cards than this get pair factor 1 instead of
-    /// an exact value (an asobi bound on time; 24 = always exact).
+    /// Two-foundation stack games with more stock cards than this are not solved exactly but
+    /// valued by `large_pairs` (an asobi bound on time; 24 = always exact).
     pub pair_limit: usize,
+    /// How those larger pairs are valued; `None` = [`LargePairs::for_stacks`].
+    pub large_pairs: Option<LargePairs>,
 }
 
 impl Default for PlannerParams {
     fn default() -> Self {
-        PlannerParams { plans: 200, lookahead: 1, pair_limit: 12 }
+        PlannerParams { plans: 200, lookahead: 1, pair_limit: 12, large_pairs: None }
     }
 }
 
@@ -113,8 +115,9 @@ impl Planner {
                 beam.iter().flat_map(|p| p.free_slots(table, card.rank).map(move |f| p.with(card, f))).collect()
             }
         };
+        let large = self.params.large_pairs.unwrap_or_else(|| LargePairs::for_stacks(table.stacks.len()));
         let mut scored: Vec<(f64, Plan)> =
-            children.into_iter().map(|p| (estimate(&after, &p, self.params.pair_limit).value, p)).collect();
+            children.into_iter().map(|p| (estimate(&after, &p, self.params.pair_limit, large).value, p)).collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let value = scored.first().map_or(0.0, |s| s.0);
         let mut beam = dedup(scored.into_iter().map(|(_, p)| p), self.params.plans);
@@ -233,17 +236,30 @@ pub fn play_deal(
     deal: &Deal,
     stacks: usize,
     player: &mut dyn Player,
-    mut log: Option<&mut GameLog>,
+    log: Option<&mut GameLog>,
 ) -> Result<Game, RuleError> {
+    play_traced(deal, stacks, player, log).map(|(game, _)| game)
+}
+
+/// [`play_deal`], also returning the actions played (replayable by [`oracle::replay`]).
+pub fn play_traced(
+    deal: &Deal,
+    stacks: usize,
+    player: &mut dyn Player,
+    mut log: Option<&mut GameLog>,
+) -> Result<(Game, Vec<Action>), RuleError> {
     let mut game = Game::new(deal.clone(), stacks)?;
+    let mut actions = Vec::new();
     loop {
         let obs = game.observe();
         let decision = player.decide(&obs);
         if let Some(t) = decision.target {
             game.place(t)?;
+            actions.push(Action::Place(t));
         }
-        for &(s, f) in &decision.moves {
-            game.move_top(s, f)?;
+        for &(stack, foundation) in &decision.moves {
+            game.move_top(stack, foundation)?;
+            actions.push(Action::Move { stack, foundation });
         }
         match obs.drawn {
             Some(card) => {
@@ -257,7 +273,7 @@ pub fn play_deal(
     if let Some(log) = log {
         log.finish(game.is_won());
     }
-    Ok(game)
+    Ok((game, actions))
 }
 
 #[cfg(test)]
@@ -266,7 +282,7 @@ mod tests {
 
     #[test]
     fn a_played_deal_conserves_cards_and_wins_only_when_winnable() {
-        let params = PlannerParams { plans: 20, lookahead: 0, pair_limit: 12 };
+        let params = PlannerParams { plans: 20, lookahead: 0, ..PlannerParams::default() };
         let mut wins = 0;
         for i in 0..6 {
             let deal = Deal::from_seed(11, i);

@@ -1,19 +1,29 @@
 //! The perfect-information oracle (spec §9a): knows the whole deal and decides whether it can
 //! be won with S stacks, the ceiling of any real player on the same deals.
 //!
-//! Depth-first search over (cards drawn, foundation heights, stacks) with a transposition
-//! table of failed states keyed with the stacks sorted (identical stacks are tried once).
-//! Plays are optional and a rank may go to any foundation that needs it, so the search
-//! branches on both. The one pruning: a card whose rank has a single open slot left on the
-//! foundations and fits it now is played at once. That is safe: the card must end there, and
-//! playing it earlier only removes it from a stack (every later play stays legal).
+//! Depth-first search over (cards drawn, foundation heights, stacks). Plays are optional and a
+//! rank may go to any foundation that needs it, so the search branches on both. The one
+//! pruning: a card whose rank has a single open slot left on the foundations and fits it now is
+//! played at once. That is safe: the card must end there, and playing it earlier only removes
+//! it from a stack (every later play stays legal).
+//!
+//! The player's own win, when it wins, is the first witness tried. Otherwise: a plain DFS
+//! gets lost deep in the tree on winnable deals (an early mistake is undone last), so the
+//! search is a limited-discrepancy search: at each choice the first option in the heuristic
+//! order is free and any other costs one discrepancy; the limit grows 0, 1, 2, … and ends
+//! unlimited, so the last pass is exhaustive. A transposition table keyed with the stacks
+//! sorted keeps, per failed state, the largest limit it failed under (a state that failed with
+//! d discrepancies left fails with fewer). "Unwinnable" only comes from a pass that cut no
+//! option.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use serde::{Deserialize, Serialize};
 
+use super::ai::{Planner, PlannerParams, play_traced};
 use super::rules::{Card, Deal, FOUNDATIONS, FULL, Game, RuleError, Target, next_rank, slot_of};
+use super::stack_game;
 use crate::lab::rng::mix64;
 
 /// One step of a witness, replayable in the rules engine.
@@ -37,31 +47,39 @@ pub enum Verdict {
 /// Default search budget per deal (nodes).
 pub const DEFAULT_BUDGET: u64 = 2_000_000;
 
-/// Decides the deal for `stacks` stacks within `budget` nodes.
+/// The discrepancy limits of the passes; the last is unlimited (deeper than any game).
+const LIMITS: [u8; 9] = [0, 1, 2, 3, 4, 6, 8, 12, UNLIMITED];
+const UNLIMITED: u8 = u8::MAX;
+
+/// The player whose win, when it wins, is taken as the witness before any search.
+const WITNESS_PLAYER: PlannerParams = PlannerParams { plans: 50, lookahead: 0, pair_limit: 12, large_pairs: None };
+
+/// Decides the deal for `stacks` stacks: first the assignment-plan player plays it (its win
+/// is a witness), then the search runs within `budget` nodes (all passes together).
 pub fn solve(deal: &Deal, stacks: usize, budget: u64) -> Verdict {
-    let mut s = Search::new(&deal.ranks, [0; FOUNDATIONS], vec![Vec::new(); stacks], budget);
-    if s.dfs() {
-        Verdict::Winnable(s.path)
-    } else if s.out_of_budget {
-        Verdict::Unknown
-    } else {
-        Verdict::Unwinnable
+    if stacks <= stack_game::MAX_STACKS
+        && let Ok((game, actions)) = play_traced(deal, stacks, &mut Planner::new(WITNESS_PLAYER), None)
+        && game.is_won()
+    {
+        return Verdict::Winnable(actions);
     }
+    let mut s = Search::new(&deal.ranks, [0; FOUNDATIONS], vec![Vec::new(); stacks], budget);
+    s.run()
 }
 
 /// With the stock empty: the (stack, foundation) moves that clear every stack, if any do.
 pub fn clear_stacks(foundations: [u8; FOUNDATIONS], stacks: &[Vec<Card>]) -> Option<Vec<(u8, u8)>> {
     let ranks = stacks.iter().map(|s| s.iter().map(|c| c.rank).collect()).collect();
     let mut s = Search::new(&[], foundations, ranks, DEFAULT_BUDGET);
-    s.dfs().then(|| {
-        s.path
-            .iter()
+    let Verdict::Winnable(path) = s.run() else { return None };
+    Some(
+        path.iter()
             .filter_map(|a| match *a {
                 Action::Move { stack, foundation } => Some((stack, foundation)),
                 Action::Place(_) => None,
             })
-            .collect()
-    })
+            .collect(),
+    )
 }
 
 /// Plays `actions` on a fresh game of `deal`: the check that a witness really wins.
@@ -99,10 +117,20 @@ struct Search<'a> {
     heights: [u8; FOUNDATIONS],
     stacks: Vec<Vec<u8>>,
     path: Vec<Action>,
-    failed: HashSet<u128, BuildHasherDefault<IdentityHasher>>,
+    /// Failed states: the largest discrepancy limit each failed under.
+    failed: HashMap<u128, u8, BuildHasherDefault<IdentityHasher>>,
     nodes: u64,
     budget: u64,
     out_of_budget: bool,
+    /// Whether this pass skipped an option for want of discrepancies.
+    cut: bool,
+}
+
+/// One option at a choice point.
+#[derive(Clone, Copy)]
+enum Choice {
+    Move(usize, usize),
+    Place(Target),
 }
 
 impl<'a> Search<'a> {
@@ -113,11 +141,30 @@ impl<'a> Search<'a> {
             heights,
             stacks,
             path: Vec::new(),
-            failed: HashSet::default(),
+            failed: HashMap::default(),
             nodes: 0,
             budget,
             out_of_budget: false,
+            cut: false,
         }
+    }
+
+    /// The passes of growing discrepancy limit, until a win, the budget's end, or a pass that
+    /// cut nothing.
+    fn run(&mut self) -> Verdict {
+        for limit in LIMITS {
+            self.cut = false;
+            if self.dfs(limit) {
+                return Verdict::Winnable(std::mem::take(&mut self.path));
+            }
+            if self.out_of_budget {
+                return Verdict::Unknown;
+            }
+            if !self.cut {
+                return Verdict::Unwinnable;
+            }
+        }
+        unreachable!("the unlimited pass cuts nothing")
     }
 
     fn fits(&self, f: usize, rank: u8) -> bool {
@@ -192,7 +239,7 @@ impl<'a> Search<'a> {
         order.into_iter().map(|(_, s)| s).collect()
     }
 
-    fn dfs(&mut self) -> bool {
+    fn dfs(&mut self, limit: u8) -> bool {
         self.nodes += 1;
         if self.nodes > self.budget {
             self.out_of_budget = true;
@@ -214,7 +261,7 @@ impl<'a> Search<'a> {
             break;
         }
         let won = self.heights.iter().all(|&h| h == FULL);
-        if won || self.branch() {
+        if won || self.branch(limit) {
             return true;
         }
         for &(s, f) in forced.iter().rev() {
@@ -223,51 +270,53 @@ impl<'a> Search<'a> {
         false
     }
 
-    fn branch(&mut self) -> bool {
-        let key = self.key();
-        if self.failed.contains(&key) {
-            return false;
-        }
-        // Moves off the stacks first (one stack of each identical group).
+    /// The options here, most promising first: moves off the stacks (one stack of each
+    /// identical group), then the next card to the foundations it fits (alone when it has a
+    /// single open slot), then to the stacks.
+    fn choices(&self) -> Vec<Choice> {
+        let mut out = Vec::new();
         for s in 0..self.stacks.len() {
             let Some(&top) = self.stacks[s].last() else { continue };
             if self.stacks[..s].contains(&self.stacks[s]) {
                 continue;
             }
-            for f in 0..FOUNDATIONS {
-                if self.fits(f, top) {
-                    self.do_move(s, f);
-                    if self.dfs() {
-                        return true;
-                    }
-                    self.undo_move(s, f);
+            out.extend((0..FOUNDATIONS).filter(|&f| self.fits(f, top)).map(|f| Choice::Move(s, f)));
+        }
+        if let Some(&rank) = self.deck.get(self.drawn) {
+            match self.only_open(rank).filter(|&f| self.fits(f, rank)) {
+                Some(f) => out.push(Choice::Place(Target::Foundation(f as u8))),
+                None => {
+                    out.extend(
+                        (0..FOUNDATIONS)
+                            .filter(|&f| self.fits(f, rank))
+                            .map(|f| Choice::Place(Target::Foundation(f as u8))),
+                    );
+                    out.extend(self.stack_order(rank).into_iter().map(|s| Choice::Place(Target::Stack(s as u8))));
                 }
             }
         }
-        if self.out_of_budget {
-            return false;
-        }
-        // Then the next card: foundations it fits (alone when it has a single open slot),
-        // then stacks.
-        if let Some(&rank) = self.deck.get(self.drawn) {
-            let forced = self.only_open(rank).filter(|&f| self.fits(f, rank));
-            let mut targets: Vec<Target> = match forced {
-                Some(f) => vec![Target::Foundation(f as u8)],
-                None => (0..FOUNDATIONS).filter(|&f| self.fits(f, rank)).map(|f| Target::Foundation(f as u8)).collect(),
-            };
-            if forced.is_none() {
-                targets.extend(self.stack_order(rank).into_iter().map(|s| Target::Stack(s as u8)));
-            }
-            for t in targets {
+        out
+    }
+
+    fn apply(&mut self, c: Choice) {
+        match c {
+            Choice::Move(s, f) => self.do_move(s, f),
+            Choice::Place(t) => {
+                let rank = self.deck[self.drawn];
                 self.drawn += 1;
                 match t {
                     Target::Foundation(f) => self.heights[f as usize] += 1,
                     Target::Stack(s) => self.stacks[s as usize].push(rank),
                 }
                 self.path.push(Action::Place(t));
-                if self.dfs() {
-                    return true;
-                }
+            }
+        }
+    }
+
+    fn undo(&mut self, c: Choice) {
+        match c {
+            Choice::Move(s, f) => self.undo_move(s, f),
+            Choice::Place(t) => {
                 self.path.pop();
                 match t {
                     Target::Foundation(f) => self.heights[f as usize] -= 1,
@@ -276,14 +325,36 @@ impl<'a> Search<'a> {
                     }
                 }
                 self.drawn -= 1;
-                if self.out_of_budget {
-                    return false;
-                }
             }
         }
-        if !self.out_of_budget {
-            self.failed.insert(key);
+    }
+
+    /// Tries the options with `limit` discrepancies left (see the module doc).
+    fn branch(&mut self, limit: u8) -> bool {
+        let key = self.key();
+        if self.failed.get(&key).is_some_and(|&l| l >= limit) {
+            return false;
         }
+        for (i, c) in self.choices().into_iter().enumerate() {
+            let next = match (i, limit) {
+                (0, _) | (_, UNLIMITED) => limit,
+                (_, 0) => {
+                    self.cut = true;
+                    break;
+                }
+                _ => limit - 1,
+            };
+            self.apply(c);
+            if self.dfs(next) {
+                return true;
+            }
+            self.undo(c);
+            if self.out_of_budget {
+                return false;
+            }
+        }
+        let entry = self.failed.entry(key).or_insert(limit);
+        *entry = (*entry).max(limit);
         false
     }
 }
@@ -313,6 +384,28 @@ mod tests {
         .unwrap();
         let Verdict::Winnable(w) = solve(&deal, 1, 1000) else { panic!("in-order deal not solved") };
         assert!(replay(&deal, 1, &w).unwrap().is_won());
+    }
+
+    #[test]
+    fn the_search_alone_finds_witnesses_that_replay() {
+        // Without the player's witness: every "winnable" replays to a win, and no deal the
+        // player wins is called unwinnable.
+        let mut found = 0;
+        for i in 0..4 {
+            let deal = Deal::from_seed(5, i);
+            match Search::new(&deal.ranks, [0; FOUNDATIONS], vec![Vec::new(); 4], 200_000).run() {
+                Verdict::Winnable(w) => {
+                    assert!(replay(&deal, 4, &w).unwrap().is_won(), "deal {i}");
+                    found += 1;
+                }
+                Verdict::Unwinnable => {
+                    let player = play_traced(&deal, 4, &mut Planner::new(WITNESS_PLAYER), None).unwrap().0;
+                    assert!(!player.is_won(), "deal {i}: the player won an unwinnable deal");
+                }
+                Verdict::Unknown => {}
+            }
+        }
+        assert!(found >= 2, "{found}/4 four-stack deals solved by search");
     }
 
     #[test]
