@@ -3,6 +3,7 @@
 
 pub mod ai_task;
 pub mod lab_screen;
+pub mod labyrinth;
 pub mod menu;
 pub mod panel;
 pub mod puyo;
@@ -94,6 +95,7 @@ pub fn run(options: AppOptions) -> AppExit {
     .insert_state(options.screen)
     .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
     .add_plugins(puyo::PuyoPlugin)
+    .add_plugins(labyrinth::LabyrinthPlugin)
     .add_systems(Startup, spawn_camera);
     if let Some((path, frames)) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path, frames });

@@ -1,0 +1,855 @@
+//! The Labyrinth screen: the 7x7 sliding maze with 2-4 seats, each a human (hot-seat) or any
+//! bot. A human turn: click an insertion arrow, rotate the spare (R or the panel button, or a
+//! click on the spare), then click one of the highlighted reachable tiles. Bots decide as
+//! background tasks and explain their choice in the log. Every turn is animated: the row or
+//! column slides, then the piece walks its path.
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::ai_task::AiJob;
+use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
+use super::panel::{BoardArea, side_panel};
+use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::labyrinth::ai::{BotKind, Decision};
+use crate::games::labyrinth::experiment::Match;
+use crate::games::labyrinth::level::{Criterion, Params};
+use crate::games::labyrinth::rules::board::{cell, is_fixed, xy};
+use crate::games::labyrinth::rules::tile::{E, N, S, W};
+use crate::games::labyrinth::rules::{Board, Cell, GameState, Insertion, TREASURES, Tile, Turn};
+use crate::games::labyrinth::setup::new_game;
+use crate::lab::rng::{GameRng, sub_rng};
+use crate::lab::stats::wilson95;
+
+/// Side of one tile in world units (before the board's scale).
+const CELL: f32 = 60.0;
+/// Seconds of the slide and of each step of the walk at speed 1.
+const SLIDE_SECS: f32 = 0.5;
+const STEP_SECS: f32 = 0.12;
+
+pub struct LabyrinthPlugin;
+
+impl Plugin for LabyrinthPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(Screen::Labyrinth), (setup_screen, spawn_assets).chain())
+            .add_systems(OnExit(Screen::Labyrinth), cancel_ai)
+            .add_systems(Update, (human_input, advance_game, redraw).chain().run_if(in_state(Screen::Labyrinth)))
+            .add_systems(EguiPrimaryContextPass, labyrinth_panel.run_if(in_state(Screen::Labyrinth)));
+        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Labyrinth);
+        register_lab_entries(app);
+    }
+}
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seat {
+    Human,
+    Bot(BotKind),
+}
+
+impl Seat {
+    fn label(self) -> &'static str {
+        match self {
+            Seat::Human => "human",
+            Seat::Bot(k) => k.name(),
+        }
+    }
+
+    fn choices() -> impl Iterator<Item = Seat> {
+        std::iter::once(Seat::Human).chain(BotKind::ALL.into_iter().map(Seat::Bot))
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Settings {
+    players: usize,
+    seats: [Seat; 4],
+    seed: u64,
+    /// Animation speed factor; bots also wait 1/speed s between turns.
+    speed: f32,
+    paused: bool,
+    params: Params,
+}
+
+/// A turn being shown: the slide of the line, then the walk of the mover.
+struct Anim {
+    before: Board,
+    before_pos: Vec<Cell>,
+    insertion: Insertion,
+    rotation: u8,
+    mover: usize,
+    path: Vec<Cell>,
+    elapsed: f32,
+}
+
+impl Anim {
+    fn slide_secs(&self, speed: f32) -> f32 {
+        SLIDE_SECS / speed
+    }
+
+    fn total_secs(&self, speed: f32) -> f32 {
+        self.slide_secs(speed) + STEP_SECS / speed * (self.path.len().saturating_sub(1)) as f32
+    }
+}
+
+/// Where the board is drawn: centre of cell (3, 3) and the side of a tile, in world units.
+#[derive(Clone, Copy, Default)]
+struct Layout {
+    center: Vec2,
+    unit: f32,
+}
+
+impl Layout {
+    fn at(&self, x: f32, y: f32) -> Vec2 {
+        self.center + Vec2::new((x - 3.0) * self.unit, (3.0 - y) * self.unit)
+    }
+
+    fn spare_at(&self) -> Vec2 {
+        self.at(9.3, 0.6)
+    }
+}
+
+#[derive(Resource)]
+struct LabyrinthGame {
+    settings: Settings,
+    state: GameState,
+    rngs: Vec<GameRng>,
+    job: AiJob<(Decision, GameRng)>,
+    /// The human's chosen insertion and spare rotation.
+    pending: Option<Insertion>,
+    rotation: u8,
+    anim: Option<Anim>,
+    /// Seconds since the last turn ended (bots wait 1/speed).
+    idle: f32,
+    step_once: bool,
+    log: VecDeque<String>,
+    redraw: bool,
+    layout: Layout,
+}
+
+impl LabyrinthGame {
+    fn new(settings: Settings) -> Self {
+        let n = settings.players;
+        let state = new_game(n, None, &mut sub_rng(settings.seed, 0, 0));
+        let rngs = (0..n).map(|s| sub_rng(settings.seed, 0, 1 + s as u64)).collect();
+        let mut game = LabyrinthGame {
+            settings,
+            state,
+            rngs,
+            job: AiJob::default(),
+            pending: None,
+            rotation: 0,
+            anim: None,
+            idle: 0.0,
+            step_once: false,
+            log: VecDeque::new(),
+            redraw: true,
+            layout: Layout::default(),
+        };
+        game.log(format!("new game, {} players, player {} starts", n, game.state.current + 1));
+        game
+    }
+
+    fn log(&mut self, line: String) {
+        self.log.push_front(line);
+        self.log.truncate(60);
+    }
+
+    fn seat(&self) -> Seat {
+        self.settings.seats[self.state.current]
+    }
+
+    fn human_to_move(&self) -> bool {
+        !self.state.is_over() && self.anim.is_none() && self.seat() == Seat::Human
+    }
+
+    /// The board after the human's pending insertion, the pieces pushed along.
+    fn preview(&self) -> Option<(Board, Vec<Cell>)> {
+        let ins = self.pending.filter(|_| self.human_to_move())?;
+        let mut board = self.state.board.clone();
+        board.insert(ins, self.rotation);
+        let pos = self.state.players().iter().map(|p| ins.push(p.pos)).collect();
+        Some((board, pos))
+    }
+
+    /// Plays `turn` for the current player and starts its animation.
+    fn play(&mut self, turn: Turn) {
+        let mover = self.state.current;
+        let before = self.state.board.clone();
+        let before_pos: Vec<Cell> = self.state.players().iter().map(|p| p.pos).collect();
+        let cards_before = self.state.players()[mover].cards_left();
+        if let Err(e) = self.state.apply(turn) {
+            self.log(format!("illegal turn for player {}: {e}", mover + 1));
+            return;
+        }
+        let path = walk(&self.state.board, turn.insertion.push(before_pos[mover]), turn.dest);
+        self.anim = Some(Anim {
+            before,
+            before_pos,
+            insertion: turn.insertion,
+            rotation: turn.rotation,
+            mover,
+            path,
+            elapsed: 0.0,
+        });
+        self.pending = None;
+        self.rotation = 0;
+        self.idle = 0.0;
+        let p = &self.state.players()[mover];
+        if p.cards_left() < cards_before {
+            self.log(format!("player {} found a treasure ({} left)", mover + 1, p.cards_left()));
+        }
+        if let Some(w) = self.state.winner {
+            self.log(format!(
+                "player {} ({}) wins after {} plies",
+                w + 1,
+                self.settings.seats[w].label(),
+                self.state.plies
+            ));
+        }
+        self.redraw = true;
+    }
+}
+
+/// The shortest corridor path from `from` to `to` (both included), `[from]` when unreachable.
+fn walk(board: &Board, from: Cell, to: Cell) -> Vec<Cell> {
+    let mut prev = [u8::MAX; 49];
+    let mut queue = VecDeque::from([from]);
+    prev[from as usize] = from;
+    while let Some(c) = queue.pop_front() {
+        if c == to {
+            break;
+        }
+        let (x, y) = xy(c);
+        for (side, back, dx, dy) in [(N, S, 0i8, -1i8), (E, W, 1, 0), (S, N, 0, 1), (W, E, -1, 0)] {
+            let (nx, ny) = (x as i8 + dx, y as i8 + dy);
+            if !(0..7).contains(&nx) || !(0..7).contains(&ny) {
+                continue;
+            }
+            let n = cell(nx as u8, ny as u8);
+            if prev[n as usize] == u8::MAX && board.tile(c).is_open(side) && board.tile(n).is_open(back) {
+                prev[n as usize] = c;
+                queue.push_back(n);
+            }
+        }
+    }
+    if prev[to as usize] == u8::MAX {
+        return vec![from];
+    }
+    let mut path = vec![to];
+    let mut c = to;
+    while c != from {
+        c = prev[c as usize];
+        path.push(c);
+    }
+    path.reverse();
+    path
+}
+
+fn default_settings(demo: bool) -> Settings {
+    let seats = if demo {
+        [
+            Seat::Bot(BotKind::Asobi),
+            Seat::Bot(BotKind::BigBrain),
+            Seat::Bot(BotKind::Saboteur),
+            Seat::Bot(BotKind::Hybrid),
+        ]
+    } else {
+        [Seat::Human, Seat::Bot(BotKind::Asobi), Seat::Bot(BotKind::BigBrain), Seat::Bot(BotKind::Saboteur)]
+    };
+    Settings { players: if demo { 4 } else { 2 }, seats, seed: 1, speed: 2.0, paused: false, params: Params::default() }
+}
+
+fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<ResMut<LabyrinthGame>>) {
+    match existing {
+        Some(mut game) => game.redraw = true,
+        None => commands.insert_resource(LabyrinthGame::new(default_settings(demo.0))),
+    }
+}
+
+fn cancel_ai(mut game: ResMut<LabyrinthGame>) {
+    game.job.cancel();
+    game.redraw = true;
+}
+
+#[derive(Resource)]
+struct LabAssets {
+    circle: Handle<Mesh>,
+    players: Vec<Handle<ColorMaterial>>,
+    homes: Vec<Handle<ColorMaterial>>,
+    treasures: Vec<Handle<ColorMaterial>>,
+    ring: Handle<ColorMaterial>,
+}
+
+fn player_color(i: usize) -> Color {
+    [
+        Color::srgb(0.90, 0.25, 0.25),
+        Color::srgb(0.25, 0.50, 0.95),
+        Color::srgb(0.25, 0.75, 0.35),
+        Color::srgb(0.95, 0.80, 0.20),
+    ][i % 4]
+}
+
+fn spawn_assets(
+    mut commands: Commands,
+    existing: Option<Res<LabAssets>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    if existing.is_some() {
+        return;
+    }
+    commands.insert_resource(LabAssets {
+        circle: meshes.add(Circle::new(1.0)),
+        players: (0..4).map(|i| materials.add(player_color(i))).collect(),
+        homes: (0..4).map(|i| materials.add(player_color(i).with_alpha(0.45))).collect(),
+        treasures: (0..24).map(|t| materials.add(Color::hsl(t as f32 * 15.0, 0.65, 0.55))).collect(),
+        ring: materials.add(Color::srgb(1.0, 0.95, 0.4)),
+    });
+}
+
+/// Everything drawn on the board; redrawn from the state.
+#[derive(Component)]
+struct LabPiece;
+
+/// The insertion at grid position (gx, gy) just outside the board, if any.
+fn insertion_at(gx: i32, gy: i32) -> Option<Insertion> {
+    Insertion::ALL.into_iter().find(|&i| arrow_grid(i) == (gx, gy))
+}
+
+/// Grid position of an insertion's arrow (outside the board, next to the line's first cell).
+fn arrow_grid(i: Insertion) -> (i32, i32) {
+    let k = 1 + 2 * (i.index() % 3) as i32;
+    match i.index() / 3 {
+        0 => (k, -1),
+        1 => (k, 7),
+        2 => (-1, k),
+        _ => (7, k),
+    }
+}
+
+fn arrow_text(i: Insertion) -> &'static str {
+    ["v", "^", ">", "<"][(i.index() / 3) as usize]
+}
+
+fn human_input(
+    mouse: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    mut game: ResMut<LabyrinthGame>,
+) {
+    if !game.human_to_move() {
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyR) {
+        game.rotation = (game.rotation + 1) % 4;
+        game.redraw = true;
+    }
+    if !mouse.just_pressed(MouseButton::Left) {
+        return;
+    }
+    let (camera, cam_transform) = *camera;
+    let Some(world) = window.cursor_position().and_then(|p| camera.viewport_to_world_2d(cam_transform, p).ok()) else {
+        return;
+    };
+    let layout = game.layout;
+    if layout.unit <= 0.0 {
+        return;
+    }
+    if (world - layout.spare_at()).abs().max_element() < layout.unit * 0.6 {
+        game.rotation = (game.rotation + 1) % 4;
+        game.redraw = true;
+        return;
+    }
+    let local = (world - layout.center) / layout.unit;
+    let gx = (local.x + 3.5).floor() as i32;
+    let gy = (3.5 - local.y).floor() as i32;
+    if let Some(ins) = insertion_at(gx, gy) {
+        if Insertion::allowed(game.state.last).any(|a| a == ins) {
+            game.pending = Some(ins);
+        } else {
+            game.log(format!("{ins} is blocked: it would undo the last push"));
+        }
+        game.redraw = true;
+        return;
+    }
+    if (0..7).contains(&gx) && (0..7).contains(&gy) {
+        let Some(ins) = game.pending else { return };
+        let turn = Turn { insertion: ins, rotation: game.rotation, dest: cell(gx as u8, gy as u8) };
+        if game.state.check(turn).is_ok() {
+            let who = game.state.current + 1;
+            game.log(format!("player {who} (human): {ins} rot {} to {:?}", turn.rotation, (gx, gy)));
+            game.play(turn);
+        }
+    }
+}
+
+fn advance_game(time: Res<Time>, mut game: ResMut<LabyrinthGame>) {
+    let game = &mut *game;
+    let speed = game.settings.speed.max(0.1);
+    if let Some(anim) = &mut game.anim {
+        anim.elapsed += time.delta_secs();
+        if anim.elapsed >= anim.total_secs(speed) {
+            game.anim = None;
+        }
+        game.redraw = true;
+        return;
+    }
+    if game.state.is_over() {
+        return;
+    }
+    let Seat::Bot(kind) = game.seat() else { return };
+    if game.job.is_thinking() {
+        if let Some((decision, rng)) = game.job.poll() {
+            let seat = game.state.current;
+            game.rngs[seat] = rng;
+            let t = decision.turn;
+            let budget = if decision.exhausted { ", budget ran out" } else { "" };
+            game.log(format!(
+                "player {} ({}): {} rot {} -> {:?} [{} nodes{budget}] {}",
+                seat + 1,
+                kind,
+                t.insertion,
+                t.rotation,
+                xy(t.dest),
+                decision.nodes,
+                decision.why
+            ));
+            game.play(t);
+        }
+        return;
+    }
+    if !matches!(game.job.status(), super::ai_task::AiStatus::Idle) {
+        return;
+    }
+    game.idle += time.delta_secs();
+    let go = if game.settings.paused { std::mem::take(&mut game.step_once) } else { game.idle >= 0.5 / speed };
+    if go {
+        let seat = game.state.current;
+        let obs = game.state.observe(seat);
+        let params = game.settings.params.clone();
+        let mut rng = game.rngs[seat].clone();
+        game.job.start(move || {
+            let bot = kind.build(&params);
+            let d = bot.decide(&obs, &mut rng);
+            (d, rng)
+        });
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn redraw(
+    mut commands: Commands,
+    mut game: ResMut<LabyrinthGame>,
+    assets: Option<Res<LabAssets>>,
+    area: Res<BoardArea>,
+    pieces: Query<Entity, With<LabPiece>>,
+) {
+    let Some(assets) = assets else { return };
+    if !game.redraw && !area.is_changed() {
+        return;
+    }
+    game.redraw = false;
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+    // Board 7 + arrows 2 wide, the spare and the players' list 3.5 more on the right.
+    let content = Vec2::new(12.5 * CELL, 9.4 * CELL);
+    let scale = area.fit_scale(content).min(1.5);
+    let unit = CELL * scale;
+    let layout = Layout { center: area.center + Vec2::new(-1.75 * unit, 0.0), unit };
+    game.layout = layout;
+    let mut d = Drawer { commands: &mut commands, assets: &assets, layout };
+    d.draw(&game);
+}
+
+struct Drawer<'a, 'w, 's> {
+    commands: &'a mut Commands<'w, 's>,
+    assets: &'a LabAssets,
+    layout: Layout,
+}
+
+impl Drawer<'_, '_, '_> {
+    fn rect(&mut self, at: Vec2, size: Vec2, z: f32, color: Color) {
+        self.commands.spawn((
+            LabPiece,
+            DespawnOnExit(Screen::Labyrinth),
+            Sprite::from_color(color, size),
+            Transform::from_translation(at.extend(z)),
+        ));
+    }
+
+    fn circle(&mut self, at: Vec2, r: f32, z: f32, material: &Handle<ColorMaterial>) {
+        self.commands.spawn((
+            LabPiece,
+            DespawnOnExit(Screen::Labyrinth),
+            Mesh2d(self.assets.circle.clone()),
+            MeshMaterial2d(material.clone()),
+            Transform::from_translation(at.extend(z)).with_scale(Vec3::splat(r)),
+        ));
+    }
+
+    fn text(&mut self, text: String, at: Vec2, z: f32, size: f32, color: Color) {
+        self.commands.spawn((
+            LabPiece,
+            DespawnOnExit(Screen::Labyrinth),
+            Text2d::new(text),
+            TextFont::from_font_size(size),
+            TextColor(color),
+            Transform::from_translation(at.extend(z)),
+        ));
+    }
+
+    /// One tile centred at `at`; `target` rings its treasure.
+    fn tile(&mut self, tile: Tile, at: Vec2, fixed: bool, highlight: bool, target: Option<u8>) {
+        let u = self.layout.unit;
+        let wall = if fixed { Color::srgb(0.33, 0.25, 0.20) } else { Color::srgb(0.45, 0.34, 0.25) };
+        self.rect(at, Vec2::splat(u * 0.95), 1.0, wall);
+        let path = if highlight { Color::srgb(0.55, 0.90, 0.55) } else { Color::srgb(0.90, 0.85, 0.70) };
+        let w = u * 0.36;
+        self.rect(at, Vec2::splat(w), 1.1, path);
+        for (side, dir) in [(N, Vec2::Y), (E, Vec2::X), (S, -Vec2::Y), (W, -Vec2::X)] {
+            if tile.is_open(side) {
+                let size = if dir.x == 0.0 { Vec2::new(w, u * 0.48) } else { Vec2::new(u * 0.48, w) };
+                self.rect(at + dir * u * 0.24, size, 1.1, path);
+            }
+        }
+        if let Some(t) = tile.treasure {
+            if target == Some(t) {
+                self.circle(at, u * 0.2, 1.2, &self.assets.ring.clone());
+            }
+            self.circle(at, u * 0.15, 1.3, &self.assets.treasures[t as usize].clone());
+            let name: String = TREASURES[t as usize].chars().take(3).collect();
+            self.text(name, at + Vec2::new(0.0, -u * 0.3), 1.4, (u * 0.2).max(7.0), Color::srgb(0.1, 0.1, 0.1));
+        }
+    }
+
+    fn draw(&mut self, game: &LabyrinthGame) {
+        let l = self.layout;
+        let u = l.unit;
+        let state = &game.state;
+        let n = state.players().len();
+        let human = game.human_to_move();
+        let target = if human { state.players()[state.current].current_card() } else { None };
+        // Board frame.
+        self.rect(l.at(3.0, 3.0), Vec2::splat(u * 7.2), 0.0, Color::srgb(0.20, 0.16, 0.13));
+        let speed = game.settings.speed.max(0.1);
+        let preview = game.preview();
+        // The board shown and where each piece stands.
+        let mut pieces: Vec<Vec2> = state.players().iter().map(|p| cell_pos(&l, p.pos)).collect();
+        let mut reach: u64 = 0;
+        if let Some(anim) = &game.anim {
+            let slide = anim.slide_secs(speed);
+            if anim.elapsed < slide {
+                let t = smooth(anim.elapsed / slide);
+                let line = anim.insertion.line();
+                let dir = cell_pos(&l, line[1]) - cell_pos(&l, line[0]);
+                for c in 0..49u8 {
+                    let mut at = cell_pos(&l, c);
+                    if line.contains(&c) {
+                        at += dir * t;
+                    }
+                    self.tile(anim.before.tile(c), at, is_fixed(c), false, None);
+                }
+                let incoming = cell_pos(&l, line[0]) - dir * (1.0 - t);
+                self.tile(anim.before.spare.rotated(anim.rotation), incoming, false, false, None);
+                for (i, p) in anim.before_pos.iter().enumerate() {
+                    pieces[i] = cell_pos(&l, *p) + if line.contains(p) { dir * t } else { Vec2::ZERO };
+                }
+            } else {
+                self.board(&state.board, 0, None);
+                for (i, p) in anim.before_pos.iter().enumerate() {
+                    pieces[i] = cell_pos(&l, anim.insertion.push(*p));
+                }
+                let steps = (anim.elapsed - slide) / (STEP_SECS / speed);
+                let k = (steps.floor() as usize).min(anim.path.len() - 1);
+                let next = (k + 1).min(anim.path.len() - 1);
+                let f = (steps - k as f32).clamp(0.0, 1.0);
+                pieces[anim.mover] = cell_pos(&l, anim.path[k]).lerp(cell_pos(&l, anim.path[next]), f);
+            }
+        } else if let Some((board, pos)) = &preview {
+            reach = board.maze().reach_from(pos[state.current]);
+            self.board(board, reach, target);
+            for (i, p) in pos.iter().enumerate() {
+                pieces[i] = cell_pos(&l, *p);
+            }
+        } else {
+            self.board(&state.board, 0, target);
+        }
+        // Homes and pieces.
+        for (i, p) in state.players().iter().enumerate() {
+            self.circle(cell_pos(&l, p.home), u * 0.42, 1.05, &self.assets.homes[i].clone());
+        }
+        for (i, at) in pieces.iter().enumerate() {
+            let off = Vec2::new(if i % 2 == 0 { -1.0 } else { 1.0 }, if i < 2 { 1.0 } else { -1.0 }) * u * 0.12;
+            if human && i == state.current {
+                self.circle(*at + off, u * 0.2, 1.5, &self.assets.ring.clone());
+            }
+            self.circle(*at + off, u * 0.16, 1.6, &self.assets.players[i].clone());
+        }
+        // Insertion arrows.
+        let blocked = state.last.map(Insertion::opposite);
+        for ins in Insertion::ALL {
+            let (gx, gy) = arrow_grid(ins);
+            let at = l.at(gx as f32, gy as f32);
+            let color = if Some(ins) == blocked {
+                Color::srgb(0.25, 0.22, 0.22)
+            } else if game.pending == Some(ins) && human {
+                Color::srgb(1.0, 0.85, 0.3)
+            } else if human {
+                Color::srgb(0.55, 0.60, 0.75)
+            } else {
+                Color::srgb(0.35, 0.38, 0.48)
+            };
+            self.rect(at, Vec2::splat(u * 0.5), 1.0, color);
+            self.text(arrow_text(ins).into(), at, 1.1, u * 0.4, Color::srgb(0.1, 0.1, 0.1));
+        }
+        // Spare tile (during a preview: the tile that would be pushed out).
+        let spare_at = l.spare_at();
+        self.rect(spare_at, Vec2::splat(u * 1.1), 0.5, Color::srgb(0.2, 0.2, 0.26));
+        let (spare, label) = match (&preview, &game.anim) {
+            (Some((board, _)), None) => (board.spare, "pushed out"),
+            (_, Some(_)) => (state.board.spare, "spare"),
+            _ if human => (state.board.spare.rotated(game.rotation), "spare (R / click: rotate)"),
+            _ => (state.board.spare, "spare"),
+        };
+        self.tile(spare, spare_at, false, false, target);
+        let small = (u * 0.24).max(9.0);
+        self.text(label.into(), spare_at + Vec2::new(0.0, -u * 0.8), 2.0, small, Color::srgb(0.8, 0.8, 0.85));
+        // Players.
+        for (i, p) in state.players().iter().enumerate() {
+            let at = l.at(9.3, 2.1 + i as f32 * 0.75);
+            let mark = if i == state.current && !state.is_over() { "> " } else { "" };
+            let line = format!("{mark}P{} {}  cards left {}", i + 1, game.settings.seats[i].label(), p.cards_left());
+            self.text(line, at, 2.0, small, player_color(i));
+        }
+        let status = if let Some(w) = state.winner {
+            format!("player {} wins!", w + 1)
+        } else if human {
+            match target {
+                Some(t) => format!("P{} find: {}", state.current + 1, TREASURES[t as usize]),
+                None => format!("P{}: go home!", state.current + 1),
+            }
+        } else {
+            format!("P{} thinking", state.current + 1)
+        };
+        self.text(status, l.at(9.3, 2.1 + n as f32 * 0.75 + 0.3), 2.0, small * 1.2, Color::srgb(1.0, 0.95, 0.6));
+        if human {
+            let hint = if game.pending.is_none() { "click an arrow" } else { "click a green tile" };
+            self.text(hint.into(), l.at(9.3, 2.1 + n as f32 * 0.75 + 1.0), 2.0, small, Color::srgb(0.8, 0.8, 0.85));
+        }
+        let _ = reach;
+    }
+
+    fn board(&mut self, board: &Board, reach: u64, target: Option<u8>) {
+        for c in 0..49u8 {
+            let at = cell_pos(&self.layout, c);
+            self.tile(board.tile(c), at, is_fixed(c), reach >> c & 1 != 0, target);
+        }
+    }
+}
+
+fn cell_pos(l: &Layout, c: Cell) -> Vec2 {
+    let (x, y) = xy(c);
+    l.at(x as f32, y as f32)
+}
+
+fn smooth(t: f32) -> f32 {
+    let t = t.clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+fn labyrinth_panel(
+    mut contexts: EguiContexts,
+    mut game: ResMut<LabyrinthGame>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = &mut *game;
+    side_panel(ctx, Screen::Labyrinth, &mut next, |ui| {
+        new_game_ui(ui, game);
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut game.settings.paused, "pause bots");
+            if ui.button("step").clicked() {
+                game.step_once = true;
+            }
+        });
+        ui.add(egui::Slider::new(&mut game.settings.speed, 0.25..=20.0).text("speed").logarithmic(true));
+        if game.human_to_move() {
+            ui.horizontal(|ui| {
+                if ui.button("Rotate spare (R)").clicked() {
+                    game.rotation = (game.rotation + 1) % 4;
+                    game.redraw = true;
+                }
+                ui.label(match game.pending {
+                    Some(i) => format!("insert at {i}"),
+                    None => "pick an arrow".into(),
+                });
+            });
+        }
+        ui.separator();
+        ui.label(format!("plies {}", game.state.plies));
+        if let Seat::Bot(k) = game.seat() {
+            ui.label(format!("P{} ({k}):", game.state.current + 1));
+        }
+        game.job.status_ui(ui);
+        if ui.small_button("retry after a failure").clicked() {
+            game.job.clear_failure();
+        }
+        ui.separator();
+        egui::CollapsingHeader::new("bot parameters (live)").show(ui, |ui| params_ui(ui, &mut game.settings.params));
+        ui.separator();
+        ui.label(egui::RichText::new("log").strong());
+        for line in &game.log {
+            ui.small(line);
+        }
+    });
+    Ok(())
+}
+
+fn new_game_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
+    let s = &mut game.settings;
+    ui.add(egui::Slider::new(&mut s.players, 2..=4).text("players"));
+    for i in 0..s.players {
+        egui::ComboBox::from_label(format!("player {}", i + 1)).selected_text(s.seats[i].label()).show_ui(ui, |ui| {
+            for seat in Seat::choices() {
+                ui.selectable_value(&mut s.seats[i], seat, seat.label());
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        ui.label("seed");
+        ui.add(egui::DragValue::new(&mut game.settings.seed));
+        if ui.button("New game").clicked() {
+            let settings = game.settings.clone();
+            game.job.cancel();
+            let layout = game.layout;
+            *game = LabyrinthGame::new(settings);
+            game.layout = layout;
+        }
+    });
+    ui.small("Human turn: click an arrow, R rotates the spare, click a green tile. Only the player to move sees their card (hot-seat).");
+}
+
+fn num(ui: &mut egui::Ui, label: &str, v: &mut f64) {
+    ui.horizontal(|ui| {
+        ui.add(egui::DragValue::new(v).speed(0.05));
+        ui.label(label);
+    });
+}
+
+fn criterion_ui(ui: &mut egui::Ui, name: &str, c: &mut Criterion) {
+    egui::CollapsingHeader::new(name).show(ui, |ui| {
+        num(ui, "target", &mut c.target);
+        num(ui, "base", &mut c.base);
+        num(ui, "distance", &mut c.distance);
+        num(ui, "wall", &mut c.wall);
+        num(ui, "fixed", &mut c.fixed);
+        num(ui, "two_dir", &mut c.two_dir);
+        num(ui, "mine", &mut c.mine);
+        num(ui, "opp", &mut c.opp);
+        num(ui, "opp_home", &mut c.opp_home);
+        num(ui, "offboard_distance", &mut c.offboard_distance);
+        let mut on = c.threshold.is_some();
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut on, "score threshold");
+            let mut v = c.threshold.unwrap_or(0.0);
+            if on {
+                ui.add(egui::DragValue::new(&mut v).speed(0.1));
+            }
+            c.threshold = on.then_some(v);
+        });
+    });
+}
+
+/// Every constant of every bot; a change applies to the next decision.
+fn params_ui(ui: &mut egui::Ui, p: &mut Params) {
+    if ui.button("reset to defaults").clicked() {
+        *p = Params::default();
+    }
+    egui::CollapsingHeader::new("asobi").show(ui, |ui| {
+        num(ui, "reach_now", &mut p.asobi.reach_now);
+        num(ui, "threat", &mut p.asobi.threat);
+        num(ui, "fixed", &mut p.asobi.fixed);
+        num(ui, "maze_distance", &mut p.asobi.maze_distance);
+        ui.add(egui::Slider::new(&mut p.asobi.reply_rotations, 1..=4).text("reply_rotations"));
+    });
+    egui::CollapsingHeader::new("big-brain").show(ui, |ui| {
+        ui.add(egui::DragValue::new(&mut p.big_brain.budget).range(100..=1_000_000).prefix("budget "));
+        ui.checkbox(&mut p.big_brain.position_only_visited, "position_only_visited");
+    });
+    egui::CollapsingHeader::new("saboteur").show(ui, |ui| {
+        num(ui, "share_bonus", &mut p.saboteur.share_bonus);
+        num(ui, "reach_penalty", &mut p.saboteur.reach_penalty);
+    });
+    egui::CollapsingHeader::new("search (criteria bots)").show(ui, |ui| {
+        ui.add(egui::DragValue::new(&mut p.search.budget).range(100..=1_000_000).prefix("budget "));
+        ui.add(egui::Slider::new(&mut p.search.max_depth, 1..=12).text("max_depth"));
+    });
+    criterion_ui(ui, "treasure-count", &mut p.treasure_count);
+    criterion_ui(ui, "distance", &mut p.distance);
+    criterion_ui(ui, "static-tile", &mut p.static_tile);
+    criterion_ui(ui, "hybrid", &mut p.hybrid);
+    criterion_ui(ui, "slide-direction", &mut p.slide_direction);
+}
+
+fn register_lab_entries(app: &mut App) {
+    register_lab_experiment(
+        app,
+        LabEntry {
+            game: Screen::Labyrinth,
+            name: "tournament: asobi vs big-brain (2 players)",
+            size_label: "games",
+            default_size: 20,
+            run: |size, seed, progress| {
+                let exp = Match {
+                    players: vec![BotKind::Asobi, BotKind::BigBrain],
+                    games: size,
+                    alternate_first: true,
+                    max_rounds: 300,
+                    params: Params::default(),
+                };
+                run_for_lab(&exp, seed, progress, |records| win_rates(&exp.players, records))
+            },
+        },
+    );
+    register_lab_experiment(
+        app,
+        LabEntry {
+            game: Screen::Labyrinth,
+            name: "tournament: asobi, big-brain, saboteur, hybrid (4 players)",
+            size_label: "games",
+            default_size: 12,
+            run: |size, seed, progress| {
+                let exp = Match {
+                    players: vec![BotKind::Asobi, BotKind::BigBrain, BotKind::Saboteur, BotKind::Hybrid],
+                    games: size,
+                    alternate_first: true,
+                    max_rounds: 300,
+                    params: Params::default(),
+                };
+                run_for_lab(&exp, seed, progress, |records| win_rates(&exp.players, records))
+            },
+        },
+    );
+}
+
+fn win_rates(players: &[BotKind], records: &[crate::games::labyrinth::experiment::GameRecord]) -> Vec<LabPlot> {
+    let games = records.len() as u64;
+    let mut bars: Vec<(String, f64, [f64; 2])> = players
+        .iter()
+        .enumerate()
+        .map(|(s, k)| {
+            let wins = records.iter().filter(|r| r.winner == Some(s as u8)).count() as u64;
+            (format!("{} (P{})", k.name(), s + 1), wins as f64 / games.max(1) as f64, wilson95(wins, games))
+        })
+        .collect();
+    let draws = records.iter().filter(|r| r.winner.is_none()).count() as u64;
+    bars.push(("draw".into(), draws as f64 / games.max(1) as f64, wilson95(draws, games)));
+    vec![LabPlot::Rates { title: "win rate per seat (95% interval)".into(), bars }]
+}
