@@ -2,6 +2,7 @@
 //! game plugins only read and write their game's state through `crate::games`.
 
 pub mod ai_task;
+pub mod calculation;
 pub mod lab_screen;
 pub mod labyrinth;
 pub mod menu;
@@ -96,6 +97,7 @@ pub fn run(options: AppOptions) -> AppExit {
     .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
     .add_plugins(puyo::PuyoPlugin)
     .add_plugins(labyrinth::LabyrinthPlugin)
+    .add_plugins(calculation::CalculationPlugin)
     .add_systems(Startup, spawn_camera);
     if let Some((path, frames)) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path, frames });

@@ -1,0 +1,774 @@
+//! The Calculation screen: the stock's drawn card, four foundations and the waste stacks drawn
+//! as cards. A person plays by clicking where the drawn card goes (a foundation or a stack) and
+//! moves stack tops to foundations (right-click a stack, then click a foundation); or the
+//! paper's planner plays at an adjustable speed. On request the planner's estimated success
+//! for each option is shown over the targets. AI work always runs as an `AiJob`.
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::ai_task::AiJob;
+use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment};
+use super::panel::{BoardArea, side_panel};
+use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
+use crate::games::calculation::experiment::Play;
+use crate::games::calculation::rules::{
+    Card, DECK, Deal, FOUNDATIONS, FULL, Game, Target, next_rank, rank_char, target_rank,
+};
+use crate::lab::runner::{Shard, SharedProgress, result_json, run_records};
+use crate::lab::stats::wilson95;
+
+/// Card size and spacing in world units (before the board's scale).
+const CARD_W: f32 = 70.0;
+const CARD_H: f32 = 98.0;
+const COL: f32 = 92.0;
+/// Vertical offset between cards of a stack.
+const FAN: f32 = 26.0;
+
+pub struct CalculationPlugin;
+
+impl Plugin for CalculationPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(Screen::Calculation), setup_screen)
+            .add_systems(OnExit(Screen::Calculation), cancel_ai)
+            .add_systems(
+                Update,
+                (human_input, advance_game, redraw_board, animate_cards).chain().run_if(in_state(Screen::Calculation)),
+            )
+            .add_systems(EguiPrimaryContextPass, calc_panel.run_if(in_state(Screen::Calculation)));
+        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Calculation);
+        register_lab_entries(app);
+    }
+}
+
+/// What a new game is made from, and the live playback and AI settings.
+#[derive(Clone, Debug)]
+struct Settings {
+    stacks: usize,
+    seed: u64,
+    deal: u64,
+    ai_plays: bool,
+    /// AI moves per second.
+    speed: f32,
+    paused: bool,
+    show_estimates: bool,
+    params: PlannerParams,
+}
+
+/// What the human has picked up: the drawn card (default) or a stack's top card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Selection {
+    Drawn,
+    Stack(u8),
+}
+
+/// A clickable place on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spot {
+    Foundation(u8),
+    Stack(u8),
+}
+
+/// The game in progress and everything the screen shows of it.
+#[derive(Resource)]
+struct CalcGame {
+    settings: Settings,
+    game: Game,
+    /// The planner whose plans follow the game (reset when a person moves).
+    planner: Planner,
+    job: AiJob<(Planner, Decision)>,
+    /// The decision waiting to be shown at the chosen speed.
+    pending: Option<Decision>,
+    est_job: AiJob<Vec<Choice>>,
+    /// The estimates for the card drawn at this index.
+    estimates: Option<(usize, Vec<Choice>)>,
+    selection: Selection,
+    /// Seconds until the next AI move may be shown.
+    wait: f32,
+    step_once: bool,
+    redraw: bool,
+    /// The last placement, animated from the stock on the next redraw.
+    animate: Option<Target>,
+    hits: Vec<(Rect, Spot)>,
+    log: VecDeque<String>,
+    message: Option<String>,
+}
+
+impl CalcGame {
+    fn new(settings: Settings) -> Self {
+        let game = Game::new(Deal::from_seed(settings.seed, settings.deal), settings.stacks)
+            .expect("the panel keeps 3 or 4 stacks");
+        let planner = Planner::new(settings.params.clone());
+        let mut g = CalcGame {
+            settings,
+            game,
+            planner,
+            job: AiJob::default(),
+            pending: None,
+            est_job: AiJob::default(),
+            estimates: None,
+            selection: Selection::Drawn,
+            wait: 0.0,
+            step_once: false,
+            redraw: true,
+            animate: None,
+            hits: Vec::new(),
+            log: VecDeque::new(),
+            message: None,
+        };
+        g.log(format!("new game: seed {} deal {} with {} stacks", g.settings.seed, g.settings.deal, g.settings.stacks));
+        g
+    }
+
+    fn log(&mut self, line: String) {
+        self.log.push_front(line);
+        self.log.truncate(14);
+    }
+
+    fn finished(&self) -> bool {
+        self.game.is_won() || self.game.is_over()
+    }
+
+    /// A person moved: the planner's plans no longer follow the game.
+    fn human_moved(&mut self) {
+        self.planner = Planner::new(self.settings.params.clone());
+        self.job.cancel();
+        self.pending = None;
+        self.selection = Selection::Drawn;
+        self.redraw = true;
+        self.message = None;
+        self.end_message();
+    }
+
+    fn end_message(&mut self) {
+        if self.game.is_won() {
+            self.log("WIN: all four foundations complete".into());
+        } else if self.game.is_over() {
+            let played: u32 = self.game.foundations.iter().map(|&h| h as u32).sum();
+            self.log(format!("LOSS: {played} of 52 cards on the foundations"));
+        }
+    }
+}
+
+fn default_settings(demo: bool) -> Settings {
+    Settings {
+        stacks: 4,
+        seed: 1,
+        deal: 0,
+        ai_plays: demo,
+        speed: 3.0,
+        paused: false,
+        show_estimates: !demo,
+        params: PlannerParams::default(),
+    }
+}
+
+fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<Res<CalcGame>>) {
+    if existing.is_none() {
+        commands.insert_resource(CalcGame::new(default_settings(demo.0)));
+    }
+}
+
+fn cancel_ai(mut game: ResMut<CalcGame>) {
+    game.job.cancel();
+    game.est_job.cancel();
+    game.redraw = true;
+}
+
+/// Mouse play: left-click a foundation or stack to put the drawn card there (or the picked-up
+/// stack top on a foundation); right-click a stack to pick up its top card; Escape drops it.
+fn human_input(
+    mouse: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    mut game: ResMut<CalcGame>,
+) {
+    if game.settings.ai_plays || game.finished() {
+        return;
+    }
+    if keys.just_pressed(KeyCode::Escape) && game.selection != Selection::Drawn {
+        game.selection = Selection::Drawn;
+        game.redraw = true;
+    }
+    let left = mouse.just_pressed(MouseButton::Left);
+    let right = mouse.just_pressed(MouseButton::Right);
+    if !left && !right {
+        return;
+    }
+    let Some(pos) = window.cursor_position() else { return };
+    let (cam, cam_transform) = *camera;
+    let Ok(world) = cam.viewport_to_world_2d(cam_transform, pos) else { return };
+    let Some(spot) = game.hits.iter().find(|(r, _)| r.contains(world)).map(|(_, s)| *s) else { return };
+    let drawn = game.game.current();
+    match (spot, game.selection, right || drawn.is_none()) {
+        (Spot::Stack(s), sel, true) => {
+            let has_top = !game.game.stacks[s as usize].is_empty();
+            game.selection =
+                if sel == Selection::Stack(s) || !has_top { Selection::Drawn } else { Selection::Stack(s) };
+            game.redraw = true;
+        }
+        (Spot::Stack(s), _, false) => {
+            let card = drawn.expect("checked");
+            if game.game.place(Target::Stack(s)).is_ok() {
+                game.log(format!("you: {} to stack {s}", rank_char(card.rank)));
+                game.animate = Some(Target::Stack(s));
+                game.human_moved();
+            }
+        }
+        (Spot::Foundation(f), Selection::Stack(s), _) => match game.game.move_top(s, f) {
+            Ok(()) => {
+                game.log(format!("you: stack {s} top to foundation {f}"));
+                game.human_moved();
+            }
+            Err(e) => {
+                game.message = Some(e.to_string());
+                game.redraw = true;
+            }
+        },
+        (Spot::Foundation(f), Selection::Drawn, _) => {
+            let Some(card) = drawn else { return };
+            match game.game.place(Target::Foundation(f)) {
+                Ok(()) => {
+                    game.log(format!("you: {} to foundation {f}", rank_char(card.rank)));
+                    game.animate = Some(Target::Foundation(f));
+                    game.human_moved();
+                }
+                Err(e) => {
+                    game.message = Some(e.to_string());
+                    game.redraw = true;
+                }
+            }
+        }
+    }
+}
+
+/// Runs the AI (decisions and estimates as background jobs) and shows its moves at the
+/// chosen speed.
+fn advance_game(time: Res<Time>, mut game: ResMut<CalcGame>) {
+    let game = &mut *game;
+    if let Some(choices) = game.est_job.poll() {
+        game.estimates = Some((game.game.drawn_count(), choices));
+        game.redraw = true;
+    }
+    let want_estimates = game.settings.show_estimates && game.game.current().is_some();
+    let fresh = game.estimates.as_ref().is_some_and(|(i, _)| *i == game.game.drawn_count());
+    if want_estimates
+        && !fresh
+        && !game.est_job.is_thinking()
+        && !matches!(game.est_job.status(), super::ai_task::AiStatus::Failed(_))
+    {
+        let planner = game.planner.clone();
+        let obs = game.game.observe();
+        game.est_job.start(move || planner.options(&obs));
+    }
+    if !game.settings.ai_plays || game.finished() {
+        return;
+    }
+    if let Some((planner, decision)) = game.job.poll() {
+        game.planner = planner;
+        game.pending = Some(decision);
+    }
+    if game.pending.is_none() {
+        if !game.job.is_thinking() && game.job.status() == &super::ai_task::AiStatus::Idle {
+            let mut planner = game.planner.clone();
+            planner.params = game.settings.params.clone();
+            let obs = game.game.observe();
+            game.job.start(move || {
+                let d = planner.decide(&obs);
+                (planner, d)
+            });
+        }
+        return;
+    }
+    game.wait -= time.delta_secs();
+    if game.settings.paused && !game.step_once {
+        return;
+    }
+    if game.wait > 0.0 && !game.step_once {
+        return;
+    }
+    let decision = game.pending.take().expect("checked");
+    game.step_once = false;
+    game.wait = 1.0 / game.settings.speed.max(0.1);
+    apply_decision(game, decision);
+}
+
+fn apply_decision(game: &mut CalcGame, decision: Decision) {
+    let drawn = game.game.current();
+    if let Some(t) = decision.target
+        && let Err(e) = game.game.place(t)
+    {
+        game.log(format!("AI move rejected: {e}"));
+        game.settings.ai_plays = false;
+        return;
+    }
+    for &(s, f) in &decision.moves {
+        if let Err(e) = game.game.move_top(s, f) {
+            game.log(format!("AI move rejected: {e}"));
+            break;
+        }
+    }
+    let idx = drawn.map_or(DECK, |c| c.id as usize);
+    let moves = if decision.moves.is_empty() {
+        String::new()
+    } else {
+        let m: Vec<String> = decision.moves.iter().map(|(s, f)| format!("s{s}>f{f}")).collect();
+        format!(" then {}", m.join(" "))
+    };
+    game.log(format!("{idx}: {}{moves}", decision.why));
+    game.animate = decision.target;
+    game.redraw = true;
+    game.end_message();
+}
+
+/// Every entity of the drawn board.
+#[derive(Component)]
+struct BoardPiece;
+
+/// A card sliding from the stock to its place.
+#[derive(Component)]
+struct Tween {
+    from: Vec3,
+    to: Vec3,
+    elapsed: f32,
+    duration: f32,
+}
+
+const TABLE_GREEN: Color = Color::srgb(0.10, 0.30, 0.18);
+const SLOT: Color = Color::srgb(0.16, 0.40, 0.25);
+const FACE: Color = Color::srgb(0.97, 0.96, 0.92);
+const BACK: Color = Color::srgb(0.25, 0.32, 0.62);
+const LEGAL: Color = Color::srgb(0.45, 0.95, 0.45);
+const PICKED: Color = Color::srgb(1.0, 0.85, 0.3);
+
+fn suit_of(card: Card) -> (char, Color) {
+    match card.id % 4 {
+        0 => ('s', Color::srgb(0.1, 0.1, 0.12)),
+        1 => ('h', Color::srgb(0.8, 0.1, 0.1)),
+        2 => ('d', Color::srgb(0.8, 0.1, 0.1)),
+        _ => ('c', Color::srgb(0.1, 0.1, 0.12)),
+    }
+}
+
+fn redraw_board(
+    mut commands: Commands,
+    mut game: ResMut<CalcGame>,
+    area: Res<BoardArea>,
+    pieces: Query<Entity, With<BoardPiece>>,
+) {
+    if !game.redraw && !area.is_changed() {
+        return;
+    }
+    game.redraw = false;
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+    let game = &mut *game;
+    let s_count = game.game.stacks.len();
+    let deepest = game.game.stacks.iter().map(Vec::len).max().unwrap_or(0).max(10);
+    let cols = 2.4 + FOUNDATIONS.max(s_count) as f32;
+    let head = 36.0;
+    let content = Vec2::new(cols * COL, head + CARD_H * 2.0 + 110.0 + deepest as f32 * FAN + 30.0);
+    let scale = area.fit_scale(content).min(1.5);
+    let top_left = area.center + Vec2::new(-content.x, content.y) * scale / 2.0;
+    // Centre of a card in column `col` (0-based, may be fractional) at `y` below the top.
+    let at = |col: f32, y: f32, z: f32| {
+        Vec3::new(top_left.x + (col * COL + COL / 2.0) * scale, top_left.y - (y + CARD_H / 2.0) * scale, z)
+    };
+    // A point (for text) in column `col` at `y` below the top.
+    let pt = |col: f32, y: f32| Vec3::new(top_left.x + (col * COL + COL / 2.0) * scale, top_left.y - y * scale, 3.0);
+    let mut hits = Vec::new();
+    let rect_at = |c: Vec3, h: f32| Rect::from_center_size(c.truncate(), Vec2::new(CARD_W, h) * scale);
+    let legal = game.game.legal_targets();
+    let drawn = game.game.current();
+    let estimates: Vec<Choice> = match &game.estimates {
+        Some((i, e)) if game.settings.show_estimates && *i == game.game.drawn_count() => e.clone(),
+        _ => Vec::new(),
+    };
+    let best = estimates.iter().map(|c| c.estimate).fold(f64::NEG_INFINITY, f64::max);
+    let human = !game.settings.ai_plays;
+    let label_color = Color::srgb(0.85, 0.9, 0.85);
+    let small = 14.0 * scale.max(0.6);
+
+    // Background felt.
+    spawn_rect(&mut commands, area.center.extend(-1.0), area.size, TABLE_GREEN);
+
+    // Stock and drawn card.
+    let stock_pos = at(0.0, head, 1.0);
+    let left = DECK - game.game.drawn_count();
+    if left > 1 {
+        spawn_card_back(&mut commands, stock_pos, scale);
+    } else {
+        spawn_rect(&mut commands, stock_pos, Vec2::new(CARD_W, CARD_H) * scale, SLOT);
+    }
+    spawn_text(
+        &mut commands,
+        format!("stock {}", left.saturating_sub(1)),
+        pt(0.0, head + CARD_H + 14.0),
+        small,
+        label_color,
+    );
+    let drawn_pos = at(1.1, head, 1.0);
+    match drawn {
+        Some(card) => {
+            if human && game.selection == Selection::Drawn {
+                spawn_rect(
+                    &mut commands,
+                    drawn_pos - Vec3::Z * 0.5,
+                    Vec2::new(CARD_W + 8.0, CARD_H + 8.0) * scale,
+                    PICKED,
+                );
+            }
+            spawn_card(&mut commands, card, drawn_pos, scale, None);
+            spawn_text(&mut commands, "drawn".into(), pt(1.1, head + CARD_H + 14.0), small, label_color);
+        }
+        None => {
+            spawn_rect(&mut commands, drawn_pos, Vec2::new(CARD_W, CARD_H) * scale, SLOT);
+        }
+    }
+
+    let is_legal_spot = |spot: Spot| -> bool {
+        match game.selection {
+            Selection::Drawn => match spot {
+                Spot::Foundation(f) => legal.contains(&Target::Foundation(f)),
+                Spot::Stack(s) => legal.contains(&Target::Stack(s)),
+            },
+            Selection::Stack(s) => match spot {
+                Spot::Foundation(f) => game.game.can_move(s, f),
+                Spot::Stack(_) => false,
+            },
+        }
+    };
+    let estimate_of = |t: Target| estimates.iter().find(|c| c.target == t).map(|c| c.estimate);
+    let mut anim_to = None;
+
+    // Foundations.
+    for f in 0..FOUNDATIONS {
+        let pos = at(2.4 + f as f32, head, 1.0);
+        let spot = Spot::Foundation(f as u8);
+        hits.push((rect_at(pos, CARD_H), spot));
+        if human && is_legal_spot(spot) {
+            spawn_rect(&mut commands, pos - Vec3::Z * 0.5, Vec2::new(CARD_W + 8.0, CARD_H + 8.0) * scale, LEGAL);
+        }
+        let h = game.game.foundations[f];
+        if h == 0 {
+            spawn_rect(&mut commands, pos, Vec2::new(CARD_W, CARD_H) * scale, SLOT);
+            spawn_text(&mut commands, format!("+{}", f + 1), pos + Vec3::Z, 26.0 * scale, label_color);
+        } else {
+            let rank = target_rank(f, h);
+            let e = spawn_card(&mut commands, Card { rank, id: f as u8 }, pos, scale, Some(FACE));
+            if game.animate == Some(Target::Foundation(f as u8)) {
+                anim_to = Some((e, pos));
+            }
+        }
+        let need = next_rank(f, h).map_or("done".to_string(), |r| format!("->{}", rank_char(r)));
+        spawn_text(
+            &mut commands,
+            format!("{need}  {h}/{FULL}"),
+            pt(2.4 + f as f32, head - 14.0),
+            small * 0.9,
+            label_color,
+        );
+        if let Some(v) = estimate_of(Target::Foundation(f as u8)) {
+            let c = if v >= best { PICKED } else { label_color };
+            spawn_text(&mut commands, format!("{v:.2e}"), pt(2.4 + f as f32, head + CARD_H + 14.0), small, c);
+        }
+    }
+
+    // Stacks.
+    let stack_top = head + CARD_H + 80.0;
+    for (s, stack) in game.game.stacks.iter().enumerate() {
+        let col = 2.4 + s as f32;
+        let spot = Spot::Stack(s as u8);
+        let base = at(col, stack_top, 1.0);
+        let height = CARD_H + stack.len().saturating_sub(1) as f32 * FAN;
+        let rect_center = at(col, stack_top + (height - CARD_H) / 2.0, 0.0);
+        hits.push((rect_at(rect_center, height), spot));
+        let highlight = if human && game.selection == Selection::Stack(s as u8) {
+            Some(PICKED)
+        } else if human && is_legal_spot(spot) {
+            Some(LEGAL)
+        } else {
+            None
+        };
+        if let Some(c) = highlight {
+            spawn_rect(&mut commands, rect_center.with_z(0.5), Vec2::new(CARD_W + 8.0, height + 8.0) * scale, c);
+        }
+        spawn_rect(&mut commands, base.with_z(0.6), Vec2::new(CARD_W, CARD_H) * scale, SLOT);
+        spawn_text(&mut commands, format!("stack {s}"), pt(col, stack_top - 14.0), small, label_color);
+        if let Some(v) = estimate_of(Target::Stack(s as u8)) {
+            let c = if v >= best { PICKED } else { label_color };
+            spawn_text(&mut commands, format!("{v:.2e}"), pt(col, stack_top - 32.0), small, c);
+        }
+        for (k, &card) in stack.iter().enumerate() {
+            let pos = at(col, stack_top + k as f32 * FAN, 1.0 + k as f32 * 0.01);
+            let e = spawn_card(&mut commands, card, pos, scale, None);
+            if k + 1 == stack.len() && game.animate == Some(Target::Stack(s as u8)) {
+                anim_to = Some((e, pos));
+            }
+            if let Some(f) = game.planner.label(card).filter(|_| game.settings.ai_plays) {
+                spawn_text(
+                    &mut commands,
+                    format!("-{f}"),
+                    pos + Vec3::new(CARD_W * 0.28 * scale, (CARD_H / 2.0 - 12.0) * scale, 0.005),
+                    11.0 * scale.max(0.6),
+                    Color::srgb(0.2, 0.4, 0.7),
+                );
+            }
+        }
+    }
+    if let Some((e, to)) = anim_to {
+        let duration = (0.8 / game.settings.speed.max(0.1)).min(0.5);
+        let from = drawn_pos.with_z(to.z + 5.0);
+        commands.entity(e).insert((Tween { from, to, elapsed: 0.0, duration }, Transform::from_translation(from)));
+    }
+    game.animate = None;
+
+    // Status line.
+    let status = if game.game.is_won() {
+        "WIN".to_string()
+    } else if game.game.is_over() {
+        "game over (LOSS)".to_string()
+    } else if let Some(m) = &game.message {
+        m.clone()
+    } else if human {
+        match game.selection {
+            Selection::Drawn if drawn.is_some() => {
+                "click a green target; right-click a stack to pick up its top".into()
+            }
+            Selection::Drawn => "stock empty: click a stack, then a foundation".into(),
+            Selection::Stack(s) => format!("stack {s} top picked up: click a foundation (Esc to drop)"),
+        }
+    } else {
+        String::new()
+    };
+    let bottom = stack_top + CARD_H + deepest as f32 * FAN;
+    spawn_text(
+        &mut commands,
+        status,
+        Vec3::new(area.center.x, top_left.y - bottom * scale, 3.0),
+        14.0 * scale.max(0.7),
+        PICKED,
+    );
+    game.hits = hits;
+}
+
+fn spawn_rect(commands: &mut Commands, at: Vec3, size: Vec2, color: Color) {
+    commands.spawn((BoardPiece, Sprite::from_color(color, size), Transform::from_translation(at)));
+}
+
+fn spawn_card_back(commands: &mut Commands, at: Vec3, scale: f32) {
+    spawn_rect(commands, at, Vec2::new(CARD_W, CARD_H) * scale, Color::srgb(0.9, 0.9, 0.9));
+    spawn_rect(commands, at + Vec3::Z * 0.01, Vec2::new(CARD_W - 8.0, CARD_H - 8.0) * scale, BACK);
+}
+
+/// A face-up card as one entity (its texts are children, so a tween moves them together).
+fn spawn_card(commands: &mut Commands, card: Card, at: Vec3, scale: f32, face: Option<Color>) -> Entity {
+    let (suit, color) = suit_of(card);
+    let rank = rank_char(card.rank);
+    let rank = if rank == 'T' { "10".to_string() } else { rank.to_string() };
+    commands
+        .spawn((
+            BoardPiece,
+            Sprite::from_color(Color::srgb(0.3, 0.3, 0.3), Vec2::new(CARD_W, CARD_H) * scale),
+            Transform::from_translation(at),
+        ))
+        .with_children(|c| {
+            c.spawn((
+                Sprite::from_color(face.unwrap_or(FACE), Vec2::new(CARD_W - 3.0, CARD_H - 3.0) * scale),
+                Transform::from_xyz(0.0, 0.0, 0.001),
+            ));
+            c.spawn((
+                Text2d::new(format!("{rank}{suit}")),
+                TextFont::from_font_size(15.0 * scale.max(0.5)),
+                TextColor(color),
+                Transform::from_xyz(-CARD_W * 0.22 * scale, (CARD_H / 2.0 - 12.0) * scale, 0.002),
+            ));
+            c.spawn((
+                Text2d::new(rank),
+                TextFont::from_font_size(34.0 * scale.max(0.5)),
+                TextColor(color),
+                Transform::from_xyz(0.0, -6.0 * scale, 0.002),
+            ));
+        })
+        .id()
+}
+
+fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color: Color) {
+    commands.spawn((
+        BoardPiece,
+        Text2d::new(text),
+        TextFont::from_font_size(size),
+        TextColor(color),
+        Transform::from_translation(at),
+    ));
+}
+
+fn animate_cards(time: Res<Time>, mut tweens: Query<(&mut Tween, &mut Transform)>) {
+    for (mut tween, mut transform) in &mut tweens {
+        tween.elapsed += time.delta_secs();
+        let t = (tween.elapsed / tween.duration).clamp(0.0, 1.0);
+        let eased = 1.0 - (1.0 - t) * (1.0 - t);
+        let mut p = tween.from.lerp(tween.to, eased);
+        p.z = if t >= 1.0 { tween.to.z } else { tween.from.z };
+        transform.translation = p;
+    }
+}
+
+fn calc_panel(mut contexts: EguiContexts, mut game: ResMut<CalcGame>, mut next: ResMut<NextState<Screen>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = &mut *game;
+    side_panel(ctx, Screen::Calculation, &mut next, |ui| {
+        let s = &mut game.settings;
+        ui.horizontal(|ui| {
+            ui.label("stacks");
+            ui.radio_value(&mut s.stacks, 3, "3");
+            ui.radio_value(&mut s.stacks, 4, "4");
+        });
+        ui.horizontal(|ui| {
+            ui.label("seed");
+            ui.add(egui::DragValue::new(&mut s.seed));
+            ui.label("deal");
+            ui.add(egui::DragValue::new(&mut s.deal));
+        });
+        ui.horizontal(|ui| {
+            if ui.button("New game").clicked() {
+                let settings = game.settings.clone();
+                game.job.cancel();
+                game.est_job.cancel();
+                *game = CalcGame::new(settings);
+            }
+            if ui.button("Next deal").clicked() {
+                let mut settings = game.settings.clone();
+                settings.deal += 1;
+                game.job.cancel();
+                game.est_job.cancel();
+                *game = CalcGame::new(settings);
+            }
+        });
+        ui.separator();
+        let was_ai = game.settings.ai_plays;
+        ui.horizontal(|ui| {
+            ui.label("player");
+            ui.radio_value(&mut game.settings.ai_plays, false, "human");
+            ui.radio_value(&mut game.settings.ai_plays, true, "AI (planner)");
+        });
+        if was_ai != game.settings.ai_plays {
+            game.job.cancel();
+            game.pending = None;
+            game.selection = Selection::Drawn;
+            game.redraw = true;
+        }
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut game.settings.paused, "pause");
+            if ui.button("step").clicked() {
+                game.step_once = true;
+            }
+        });
+        ui.add(egui::Slider::new(&mut game.settings.speed, 0.5..=30.0).text("moves / s").logarithmic(true));
+        if ui.checkbox(&mut game.settings.show_estimates, "show estimates").changed() {
+            game.redraw = true;
+        }
+        ui.separator();
+        ui.label(egui::RichText::new("planner (next decision)").strong());
+        let p = &mut game.settings.params;
+        ui.add(egui::Slider::new(&mut p.plans, 1..=400).text("plans L").logarithmic(true));
+        ui.horizontal(|ui| {
+            ui.label("lookahead");
+            ui.radio_value(&mut p.lookahead, 0, "0");
+            ui.radio_value(&mut p.lookahead, 1, "1");
+        });
+        ui.add(egui::Slider::new(&mut p.pair_limit, 0..=24).text("pair limit"));
+        if game.planner.params != game.settings.params {
+            game.planner.params = game.settings.params.clone();
+            game.estimates = None;
+        }
+        ui.label(format!("plans kept: {}", game.planner.plan_count()));
+        ui.label("AI decision:");
+        game.job.status_ui(ui);
+        if game.settings.show_estimates {
+            ui.label("estimates:");
+            game.est_job.status_ui(ui);
+            if let Some((i, choices)) = &game.estimates
+                && *i == game.game.drawn_count()
+            {
+                for c in choices {
+                    let name = match c.target {
+                        Target::Foundation(f) => format!("foundation {f}"),
+                        Target::Stack(s) => format!("stack {s}"),
+                    };
+                    ui.monospace(format!("{name:<13} {:.3e}", c.estimate));
+                }
+                ui.small("stack-game estimates (a scale for comparing options, not a win chance)");
+            }
+        }
+        if matches!(game.job.status(), super::ai_task::AiStatus::Failed(_)) && ui.button("retry AI").clicked() {
+            game.job.clear_failure();
+        }
+        if matches!(game.est_job.status(), super::ai_task::AiStatus::Failed(_))
+            && ui.button("retry estimates").clicked()
+        {
+            game.est_job.clear_failure();
+        }
+        ui.separator();
+        let played: u32 = game.game.foundations.iter().map(|&h| h as u32).sum();
+        ui.label(format!("drawn {}/52, on foundations {played}/52", game.game.drawn_count()));
+        ui.label(egui::RichText::new("log").strong());
+        for line in &game.log {
+            ui.small(line);
+        }
+    });
+    Ok(())
+}
+
+/// Success rate with 3 and 4 stacks, lookahead 0 and 1, one bar per configuration.
+fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    use std::sync::atomic::Ordering;
+    let configs: Vec<(usize, u8)> = vec![(3, 0), (3, 1), (4, 0), (4, 1)];
+    progress.total.store(size * configs.len() as u64, Ordering::Relaxed);
+    let mut results = Vec::new();
+    let mut bars = Vec::new();
+    for (stacks, lookahead) in configs {
+        let exp = Play {
+            stacks,
+            deals: size,
+            player: PlannerParams { plans: 20, lookahead, ..PlannerParams::default() },
+            oracle_budget: None,
+        };
+        let Some(games) = run_records(&exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
+        let wins = games.records.iter().filter(|r| r.won).count() as u64;
+        let n = games.records.len() as u64;
+        let rate = if n == 0 { 0.0 } else { wins as f64 / n as f64 };
+        bars.push((format!("S={stacks} la={lookahead}"), rate, wilson95(wins, n)));
+        results.push(result_json(&exp, seed, Shard::WHOLE, &games));
+    }
+    let mut summary = serde_json::Map::new();
+    for ((name, rate, ci), r) in bars.iter().zip(&results) {
+        summary.insert(
+            name.clone(),
+            serde_json::json!({"success_rate": rate, "ci95": ci, "ms_per_deal": r["ms_per_deal"]}),
+        );
+    }
+    Ok(Some(LabOutcome {
+        result: serde_json::Value::Object(summary),
+        plots: vec![LabPlot::Rates { title: "success rate by configuration (L = 20)".into(), bars }],
+    }))
+}
+
+fn register_lab_entries(app: &mut App) {
+    register_lab_experiment(
+        app,
+        LabEntry {
+            game: Screen::Calculation,
+            name: "success rate: 3/4 stacks, lookahead 0/1 (L=20)",
+            size_label: "deals",
+            default_size: 20,
+            run: run_rates,
+        },
+    );
+}
