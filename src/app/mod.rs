@@ -7,6 +7,7 @@ pub mod menu;
 pub mod panel;
 pub mod puyo;
 pub mod screenshot;
+pub mod shanghai;
 
 use std::path::PathBuf;
 
@@ -94,6 +95,7 @@ pub fn run(options: AppOptions) -> AppExit {
     .insert_state(options.screen)
     .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
     .add_plugins(puyo::PuyoPlugin)
+    .add_plugins(shanghai::ShanghaiPlugin)
     .add_systems(Startup, spawn_camera);
     if let Some((path, frames)) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path, frames });
