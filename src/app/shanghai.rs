@@ -380,11 +380,11 @@ fn redraw_board(
     ));
 }
 
-fn animate_fades(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut fades: Query<(Entity, &mut Fading, Option<&mut Sprite>, Option<&mut TextColor>, &mut Transform)>,
-) {
+/// What a fading piece is made of: a sprite or a glyph.
+type FadeParts =
+    (Entity, &'static mut Fading, Option<&'static mut Sprite>, Option<&'static mut TextColor>, &'static mut Transform);
+
+fn animate_fades(mut commands: Commands, time: Res<Time>, mut fades: Query<FadeParts>) {
     for (e, mut fade, sprite, text, mut transform) in &mut fades {
         fade.elapsed += time.delta_secs();
         let t = (fade.elapsed / FADE).clamp(0.0, 1.0);
