@@ -9,6 +9,7 @@ pub mod menu;
 pub mod panel;
 pub mod puyo;
 pub mod screenshot;
+pub mod shanghai;
 
 use std::path::PathBuf;
 
@@ -96,8 +97,7 @@ pub fn run(options: AppOptions) -> AppExit {
     .insert_state(options.screen)
     .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
     .add_plugins(puyo::PuyoPlugin)
-    .add_plugins(labyrinth::LabyrinthPlugin)
-    .add_plugins(calculation::CalculationPlugin)
+    .add_plugins((labyrinth::LabyrinthPlugin, calculation::CalculationPlugin, shanghai::ShanghaiPlugin))
     .add_systems(Startup, spawn_camera);
     if let Some((path, frames)) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path, frames });

@@ -1,0 +1,693 @@
+//! The Shanghai (mahjong solitaire) screen: a layered tile board drawn from the game's state,
+//! played with the mouse (click two matching free tiles), with hint, undo and a free-tile
+//! highlight; or watched while the virtual player plays, its move values in the log.
+//! Tiles whose kind the player may not know (spec §2.4) are drawn as backs.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::ai_task::AiJob;
+use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
+use super::panel::{BoardArea, side_panel};
+use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::shanghai::ai::{Decision, Player, PlayerParams, VirtualPlayer};
+use crate::games::shanghai::catalog::{bundled, load, weights_for};
+use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
+use crate::games::shanghai::generator::{DealSource, deal};
+use crate::games::shanghai::layout::Layout;
+use crate::games::shanghai::rules::{Game, Kind, Move, UNKNOWN};
+use crate::lab::rng::game_rng;
+use crate::lab::stats::wilson95;
+
+/// Half a tile's width and height in world units (layout coordinates are in half tiles).
+const HX: f32 = 18.0;
+const HY: f32 = 24.0;
+/// Shift of each level up and to the left, giving the stack depth.
+const LIFT: f32 = 5.0;
+/// Seconds a removed pair takes to fade out.
+const FADE: f32 = 0.5;
+
+pub struct ShanghaiPlugin;
+
+impl Plugin for ShanghaiPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(Screen::Shanghai), setup_screen)
+            .add_systems(OnExit(Screen::Shanghai), cancel_ai)
+            .add_systems(
+                Update,
+                (mouse_input, keyboard_input, advance_ai, redraw_board, animate_fades)
+                    .chain()
+                    .run_if(in_state(Screen::Shanghai)),
+            )
+            .add_systems(EguiPrimaryContextPass, shanghai_panel.run_if(in_state(Screen::Shanghai)));
+        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Shanghai);
+        register_lab_entries(app);
+    }
+}
+
+/// What the virtual player's job was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    Play,
+    Hint,
+}
+
+/// The game in progress and everything the screen shows of it.
+#[derive(Resource)]
+struct ShanghaiGame {
+    layout_name: String,
+    seed: u64,
+    game: Game,
+    params: PlayerParams,
+    /// The virtual player plays (watch mode).
+    watch: bool,
+    /// Moves per second while watching.
+    speed: f32,
+    paused: bool,
+    step_once: bool,
+    /// Seconds until the virtual player may move again.
+    wait: f32,
+    highlight_free: bool,
+    selected: Option<usize>,
+    hint: Option<Move>,
+    job: AiJob<Option<Decision>>,
+    purpose: Purpose,
+    /// Decisions made so far (seeds the player's randomness).
+    decisions: u64,
+    /// Pairs removed since the last redraw, to fade out.
+    removed: Vec<Move>,
+    log: VecDeque<String>,
+    error: Option<String>,
+    redraw: bool,
+}
+
+impl ShanghaiGame {
+    fn new(layout_name: &str, seed: u64, watch: bool) -> Self {
+        let mut screen = ShanghaiGame {
+            layout_name: layout_name.to_string(),
+            seed,
+            game: Game::new(Arc::new(placeholder()), vec![0, 0]),
+            params: PlayerParams { weights: weights_for(layout_name), ..PlayerParams::default() },
+            watch,
+            speed: if watch { 1.0 } else { 2.0 },
+            paused: false,
+            step_once: false,
+            wait: 0.5,
+            highlight_free: false,
+            selected: None,
+            hint: None,
+            job: AiJob::default(),
+            purpose: Purpose::Play,
+            decisions: 0,
+            removed: Vec::new(),
+            log: VecDeque::new(),
+            error: None,
+            redraw: true,
+        };
+        screen.new_deal();
+        screen
+    }
+
+    /// Deals game `seed` on the chosen layout (generator deals: always solvable).
+    fn new_deal(&mut self) {
+        self.job.cancel();
+        self.error = None;
+        self.selected = None;
+        self.hint = None;
+        self.decisions = 0;
+        self.removed.clear();
+        self.redraw = true;
+        let made = load(&self.layout_name).and_then(|layout| {
+            let kinds = deal(&layout, DealSource::Generator, self.seed, 0).map_err(anyhow::Error::msg)?;
+            Ok(Game::new(layout, kinds))
+        });
+        match made {
+            Ok(game) => {
+                self.game = game;
+                self.log(format!("{} deal {}: {} tiles", self.layout_name, self.seed, self.game.layout.len()));
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    fn log(&mut self, line: String) {
+        self.log.push_front(line);
+        self.log.truncate(14);
+    }
+
+    /// Plays `m` (known legal) and queues its tiles to fade.
+    fn play(&mut self, m: Move) {
+        if let Err(e) = self.game.play(m) {
+            self.error = Some(e);
+            return;
+        }
+        self.removed.push(m);
+        self.selected = None;
+        self.hint = None;
+        self.redraw = true;
+        if self.game.is_won() {
+            self.log(format!("cleared in {} moves", self.game.history.len()));
+        } else if self.game.is_over() {
+            self.log(format!("stuck: {} tiles left, no pair is removable", self.game.present.len()));
+        }
+    }
+
+    fn undo(&mut self) {
+        self.job.cancel();
+        if self.game.undo() {
+            self.selected = None;
+            self.hint = None;
+            self.redraw = true;
+            self.log("undo".into());
+        }
+    }
+
+    fn start_job(&mut self, purpose: Purpose) {
+        if self.job.is_thinking() || self.game.is_over() {
+            return;
+        }
+        self.job.clear_failure();
+        let obs = self.game.observation();
+        let player = VirtualPlayer { params: self.params };
+        let mut rng = game_rng(self.seed, self.decisions + 1000 * self.game.history.len() as u64);
+        self.decisions += 1;
+        self.purpose = purpose;
+        self.job.start(move || player.decide(&obs, &mut rng));
+    }
+}
+
+/// A one-pair layout shown until the first deal is made (or if dealing fails).
+fn placeholder() -> Layout {
+    use crate::games::shanghai::layout::Pos;
+    Layout::new("placeholder", vec![Pos { x: 0, y: 0, z: 0 }, Pos { x: 2, y: 0, z: 0 }])
+        .expect("two tiles side by side")
+}
+
+fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<Res<ShanghaiGame>>) {
+    if existing.is_none() {
+        commands.insert_resource(ShanghaiGame::new("mini_turtle", 1, demo.0));
+    }
+}
+
+fn cancel_ai(mut game: ResMut<ShanghaiGame>) {
+    game.job.cancel();
+    game.redraw = true;
+}
+
+/// Part of every tile drawing; despawned at each redraw.
+#[derive(Component)]
+struct TilePiece;
+
+/// A removed tile fading out.
+#[derive(Component)]
+struct Fading {
+    elapsed: f32,
+    alpha: f32,
+}
+
+/// World position of tile `i`'s face centre and its draw order, given the board's origin.
+struct Geometry {
+    origin: Vec2,
+    scale: f32,
+}
+
+impl Geometry {
+    fn of(layout: &Layout, area: &BoardArea) -> Geometry {
+        let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+        for p in &layout.positions {
+            let c = Vec2::new(p.x as f32 * HX - p.z as f32 * LIFT, -(p.y as f32) * HY + p.z as f32 * LIFT);
+            lo = lo.min(c + Vec2::new(0.0, -2.0 * HY));
+            hi = hi.max(c + Vec2::new(2.0 * HX, 0.0));
+        }
+        if layout.positions.is_empty() {
+            lo = Vec2::ZERO;
+            hi = Vec2::ONE;
+        }
+        let content = (hi - lo) + Vec2::splat(2.0 * LIFT);
+        let scale = area.fit_scale(content).min(2.5);
+        let mid = (lo + hi) / 2.0;
+        Geometry { origin: area.center - mid * scale, scale }
+    }
+
+    fn center(&self, layout: &Layout, i: usize) -> Vec2 {
+        let p = layout.positions[i];
+        let c = Vec2::new(p.x as f32 * HX - p.z as f32 * LIFT + HX, -(p.y as f32) * HY + p.z as f32 * LIFT - HY);
+        self.origin + c * self.scale
+    }
+
+    /// Draw order: upper levels on top; within a level right and lower tiles cover the
+    /// sides of their left and upper neighbours.
+    fn order(layout: &Layout, i: usize) -> f32 {
+        let p = layout.positions[i];
+        p.z as f32 * 10.0 + (p.x + p.y) as f32 * 0.01
+    }
+
+    fn half(&self) -> Vec2 {
+        Vec2::new(HX - 1.0, HY - 1.0) * self.scale
+    }
+}
+
+/// Colour of a kind's glyph: nine well-separated colours, one per number.
+fn kind_color(k: Kind) -> Color {
+    const COLORS: [(f32, f32, f32); 9] = [
+        (0.80, 0.12, 0.12),
+        (0.10, 0.50, 0.15),
+        (0.12, 0.28, 0.80),
+        (0.60, 0.20, 0.70),
+        (0.85, 0.45, 0.00),
+        (0.00, 0.55, 0.60),
+        (0.45, 0.30, 0.10),
+        (0.85, 0.20, 0.55),
+        (0.20, 0.20, 0.25),
+    ];
+    let (r, g, b) = COLORS[k as usize % 9];
+    Color::srgb(r, g, b)
+}
+
+/// The glyph of a kind: a suit letter and a number 1-9.
+fn kind_glyph(k: Kind) -> String {
+    let suit = ["B", "C", "D", "W", "F", "S", "G", "H"][(k as usize / 9) % 8];
+    format!("{}\n{}", (k % 9) + 1, suit)
+}
+
+const FACE: Color = Color::srgb(0.95, 0.93, 0.85);
+const BACK: Color = Color::srgb(0.20, 0.45, 0.35);
+const EDGE: Color = Color::srgb(0.25, 0.22, 0.18);
+const SIDE: Color = Color::srgb(0.55, 0.50, 0.40);
+const FREE: Color = Color::srgb(1.0, 0.98, 0.70);
+const SELECTED: Color = Color::srgb(1.0, 0.70, 0.35);
+const HINT: Color = Color::srgb(0.55, 0.90, 1.0);
+
+fn redraw_board(
+    mut commands: Commands,
+    mut game: ResMut<ShanghaiGame>,
+    area: Res<BoardArea>,
+    pieces: Query<Entity, With<TilePiece>>,
+) {
+    if !game.redraw && !area.is_changed() {
+        return;
+    }
+    game.redraw = false;
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+    let layout = game.game.layout.clone();
+    let geo = Geometry::of(&layout, &area);
+    let obs = game.game.observation();
+    let free = layout.free_tiles(&game.game.present);
+    let hint: Vec<usize> = game.hint.map(|m| m.tiles().to_vec()).unwrap_or_default();
+    let half = geo.half();
+    for i in game.game.present.iter() {
+        let c = geo.center(&layout, i);
+        let z = Geometry::order(&layout, i);
+        let side_off = Vec2::new(LIFT, -LIFT) * geo.scale;
+        commands.spawn((
+            TilePiece,
+            Sprite::from_color(SIDE, half * 2.0),
+            Transform::from_translation((c + side_off).extend(z)),
+        ));
+        let known = obs.kinds[i] != UNKNOWN;
+        let face = if !known {
+            BACK
+        } else if game.selected == Some(i) {
+            SELECTED
+        } else if hint.contains(&i) {
+            HINT
+        } else if game.highlight_free && free.contains(i) {
+            FREE
+        } else {
+            FACE
+        };
+        commands.spawn((
+            TilePiece,
+            Sprite::from_color(EDGE, half * 2.0),
+            Transform::from_translation(c.extend(z + 0.002)),
+        ));
+        commands.spawn((
+            TilePiece,
+            Sprite::from_color(face, half * 2.0 - Vec2::splat(2.0 * geo.scale.max(1.0))),
+            Transform::from_translation(c.extend(z + 0.004)),
+        ));
+        if known {
+            commands.spawn((
+                TilePiece,
+                Text2d::new(kind_glyph(obs.kinds[i])),
+                TextFont::from_font_size(13.0 * geo.scale),
+                TextColor(kind_color(obs.kinds[i])),
+                Transform::from_translation(c.extend(z + 0.008)),
+            ));
+        }
+    }
+    // The removed pairs fade where they were.
+    let removed: Vec<Move> = std::mem::take(&mut game.removed);
+    for m in removed {
+        for t in m.tiles() {
+            let c = geo.center(&layout, t);
+            let z = 60.0;
+            commands.spawn((
+                Fading { elapsed: 0.0, alpha: 1.0 },
+                DespawnOnExit(Screen::Shanghai),
+                Sprite::from_color(HINT, half * 2.0),
+                Transform::from_translation(c.extend(z)),
+            ));
+            commands.spawn((
+                Fading { elapsed: 0.0, alpha: 1.0 },
+                DespawnOnExit(Screen::Shanghai),
+                Text2d::new(kind_glyph(game.game.kinds[t])),
+                TextFont::from_font_size(13.0 * geo.scale),
+                TextColor(kind_color(game.game.kinds[t])),
+                Transform::from_translation(c.extend(z + 0.01)),
+            ));
+        }
+    }
+    let status = if game.game.is_won() {
+        "cleared!".to_string()
+    } else if game.game.is_over() {
+        "no removable pair left".to_string()
+    } else {
+        format!("{} tiles left, {} free pairs", game.game.present.len(), game.game.legal_moves().len())
+    };
+    commands.spawn((
+        TilePiece,
+        Text2d::new(status),
+        TextFont::from_font_size(20.0),
+        TextColor(Color::srgb(0.85, 0.86, 0.9)),
+        Transform::from_translation(Vec3::new(area.center.x, area.size.y / 2.0 - 24.0, 80.0)),
+    ));
+}
+
+/// What a fading piece is made of: a sprite or a glyph.
+type FadeParts =
+    (Entity, &'static mut Fading, Option<&'static mut Sprite>, Option<&'static mut TextColor>, &'static mut Transform);
+
+fn animate_fades(mut commands: Commands, time: Res<Time>, mut fades: Query<FadeParts>) {
+    for (e, mut fade, sprite, text, mut transform) in &mut fades {
+        fade.elapsed += time.delta_secs();
+        let t = (fade.elapsed / FADE).clamp(0.0, 1.0);
+        if t >= 1.0 {
+            commands.entity(e).despawn();
+            continue;
+        }
+        let alpha = fade.alpha * (1.0 - t);
+        if let Some(mut s) = sprite {
+            s.color.set_alpha(alpha);
+        }
+        if let Some(mut c) = text {
+            c.0.set_alpha(alpha);
+        }
+        transform.scale = Vec3::splat(1.0 + 0.3 * t);
+    }
+}
+
+/// Clicks on tiles: select a free tile, then a second free tile of the same kind removes the pair.
+fn mouse_input(
+    buttons: Res<ButtonInput<MouseButton>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    area: Res<BoardArea>,
+    mut game: ResMut<ShanghaiGame>,
+) {
+    if !buttons.just_pressed(MouseButton::Left) || game.watch {
+        return;
+    }
+    let Some(pos) = window.cursor_position() else { return };
+    let (camera, cam_transform) = *camera;
+    let Ok(world) = camera.viewport_to_world_2d(cam_transform, pos) else { return };
+    if world.x < area.center.x - area.size.x / 2.0 {
+        return; // on the panel
+    }
+    let layout = game.game.layout.clone();
+    let geo = Geometry::of(&layout, &area);
+    let half = geo.half();
+    let hit = game
+        .game
+        .present
+        .iter()
+        .filter(|&i| {
+            let d = (world - geo.center(&layout, i)).abs();
+            d.x <= half.x && d.y <= half.y
+        })
+        .max_by(|&a, &b| Geometry::order(&layout, a).total_cmp(&Geometry::order(&layout, b)));
+    let Some(tile) = hit else {
+        game.selected = None;
+        game.redraw = true;
+        return;
+    };
+    game.redraw = true;
+    if !layout.is_free(&game.game.present, tile) {
+        game.log(format!("tile {tile} is not free"));
+        return;
+    }
+    match game.selected {
+        Some(s) if s == tile => game.selected = None,
+        Some(s) if game.game.kinds[s] == game.game.kinds[tile] => {
+            let m = Move::new(s, tile);
+            game.log(format!("you: {} + {}", m.a, m.b));
+            game.play(m);
+        }
+        _ => game.selected = Some(tile),
+    }
+}
+
+/// H hint, U / Backspace undo, F free-tile highlight, Space pause, N step.
+fn keyboard_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<ShanghaiGame>) {
+    if keys.just_pressed(KeyCode::KeyH) {
+        game.start_job(Purpose::Hint);
+    }
+    if keys.any_just_pressed([KeyCode::KeyU, KeyCode::Backspace]) {
+        game.undo();
+    }
+    if keys.just_pressed(KeyCode::KeyF) {
+        game.highlight_free = !game.highlight_free;
+        game.redraw = true;
+    }
+    if keys.just_pressed(KeyCode::Space) {
+        game.paused = !game.paused;
+    }
+    if keys.just_pressed(KeyCode::KeyN) {
+        game.step_once = true;
+    }
+}
+
+/// Collects the virtual player's decisions (a move when watching, a hint otherwise) and
+/// starts the next one when it is due.
+fn advance_ai(time: Res<Time>, mut game: ResMut<ShanghaiGame>) {
+    let game = &mut *game;
+    if let Some(decision) = game.job.poll() {
+        match decision {
+            None => game.log("no legal move".into()),
+            Some(d) => {
+                let mut values = d.values.clone();
+                values.sort_by(|a, b| b.1.total_cmp(&a.1));
+                let top: Vec<String> =
+                    values.iter().take(3).map(|(m, v)| format!("{}+{}: {:.3}", m.a, m.b, v)).collect();
+                let who = if game.purpose == Purpose::Hint { "hint" } else { "AI" };
+                if !top.is_empty() {
+                    game.log(format!("   values {}", top.join(", ")));
+                }
+                game.log(format!("{who}: {}+{} - {}", d.mv.a, d.mv.b, d.why));
+                if game.purpose == Purpose::Hint || !game.watch {
+                    game.hint = Some(d.mv);
+                    game.redraw = true;
+                } else if game.game.is_legal(d.mv) {
+                    game.play(d.mv);
+                    game.wait = 1.0 / game.speed.max(0.1);
+                }
+            }
+        }
+    }
+    if !game.watch || game.game.is_over() || game.job.is_thinking() {
+        return;
+    }
+    if game.paused && !game.step_once {
+        return;
+    }
+    game.wait -= time.delta_secs();
+    if game.wait > 0.0 && !game.step_once {
+        return;
+    }
+    game.step_once = false;
+    if !matches!(game.job.status(), super::ai_task::AiStatus::Failed(_)) {
+        game.start_job(Purpose::Play);
+    }
+}
+
+fn shanghai_panel(
+    mut contexts: EguiContexts,
+    mut game: ResMut<ShanghaiGame>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = &mut *game;
+    side_panel(ctx, Screen::Shanghai, &mut next, |ui| {
+        new_game_ui(ui, game);
+        ui.separator();
+        play_ui(ui, game);
+        ui.separator();
+        params_ui(ui, game);
+        ui.separator();
+        ui.label(egui::RichText::new("log").strong());
+        for line in &game.log {
+            ui.small(line);
+        }
+    });
+    Ok(())
+}
+
+fn new_game_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
+    let before = game.layout_name.clone();
+    egui::ComboBox::from_label("layout").selected_text(game.layout_name.clone()).show_ui(ui, |ui| {
+        for f in bundled() {
+            ui.selectable_value(&mut game.layout_name, f.name.clone(), f.name);
+        }
+    });
+    let mut deal_now = false;
+    if game.layout_name != before {
+        game.params.weights = weights_for(&game.layout_name);
+        deal_now = true;
+    }
+    ui.horizontal(|ui| {
+        ui.label("deal");
+        ui.add(egui::DragValue::new(&mut game.seed));
+        if ui.button("New game").clicked() {
+            deal_now = true;
+        }
+        if ui.button("Next deal").clicked() {
+            game.seed += 1;
+            deal_now = true;
+        }
+    });
+    if deal_now {
+        game.new_deal();
+    }
+    if let Some(e) = &game.error {
+        ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+    }
+}
+
+fn play_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut game.watch, false, "I play");
+        ui.radio_value(&mut game.watch, true, "watch the AI");
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Hint (H)").clicked() {
+            game.start_job(Purpose::Hint);
+        }
+        if ui.button("Undo (U)").clicked() {
+            game.undo();
+        }
+        if ui.checkbox(&mut game.highlight_free, "free tiles (F)").changed() {
+            game.redraw = true;
+        }
+    });
+    if game.watch {
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut game.paused, "pause (Space)");
+            if ui.button("step (N)").clicked() {
+                game.step_once = true;
+            }
+        });
+        ui.add(egui::Slider::new(&mut game.speed, 0.2..=20.0).text("moves / s").logarithmic(true));
+    } else {
+        ui.small("click two free tiles of one kind to remove them");
+    }
+    game.job.status_ui(ui);
+    ui.label(format!("{} moves played, {} tiles left", game.game.history.len(), game.game.present.len()));
+}
+
+/// The virtual player's parameters, live: the next decision uses them.
+fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
+    ui.label(egui::RichText::new("virtual player").strong());
+    let p = &mut game.params;
+    ui.add(egui::Slider::new(&mut p.n, 1..=64).text("n (determinizations)").logarithmic(true));
+    ui.add(egui::Slider::new(&mut p.depth, 1..=4).text("D (depth)"));
+    ui.checkbox(&mut p.terminal_at_depth, "score cleared/stuck at depth D");
+    let w = &mut p.weights;
+    for (name, value) in [
+        ("I dominated", &mut w.dominated),
+        ("II moves", &mut w.moves),
+        ("III upper", &mut w.upper),
+        ("IV floating", &mut w.floating),
+        ("V unknown", &mut w.unknown),
+    ] {
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(value).speed(0.01).max_decimals(3));
+            ui.label(name);
+        });
+    }
+    if ui.small_button("tuned weights of this layout").clicked() {
+        p.weights = weights_for(&game.layout_name);
+    }
+}
+
+/// Mini turtle layout for the Lab; the bundled layouts always load.
+fn lab_layout() -> anyhow::Result<Arc<Layout>> {
+    load("mini_turtle")
+}
+
+fn register_lab_entries(app: &mut App) {
+    register_lab_experiment(
+        app,
+        LabEntry {
+            game: Screen::Shanghai,
+            name: "eval: solve rate on mini turtle (n = 4, D = 2)",
+            size_label: "deals",
+            default_size: 20,
+            run: |size, seed, progress| {
+                let layout = lab_layout()?;
+                let player =
+                    PlayerParams { n: 4, depth: 2, weights: weights_for(&layout.name), ..PlayerParams::default() };
+                let exp = Eval {
+                    layout: OnLayout::new(&layout),
+                    instances: size,
+                    plays: 1,
+                    player,
+                    deals: Deals::Source(DealSource::Generator),
+                };
+                run_for_lab(&exp, seed, progress, |records| {
+                    let solved = records.iter().filter(|r| r.solved).count() as u64;
+                    let n = records.len() as u64;
+                    vec![LabPlot::Rates {
+                        title: "solve rate (generator deals)".into(),
+                        bars: vec![("n=4 D=2".into(), solved as f64 / n.max(1) as f64, wilson95(solved, n))],
+                    }]
+                })
+            },
+        },
+    );
+    register_lab_experiment(
+        app,
+        LabEntry {
+            game: Screen::Shanghai,
+            name: "generate: weak vs strong map on mini turtle",
+            size_label: "instances",
+            default_size: 10,
+            run: |size, seed, progress| {
+                let layout = lab_layout()?;
+                let weights = weights_for(&layout.name);
+                let exp = Generate {
+                    layout: OnLayout::new(&layout),
+                    count: size,
+                    plays: 4,
+                    weak: PlayerParams { n: 1, depth: 1, weights, ..PlayerParams::default() },
+                    strong: PlayerParams { n: 4, depth: 2, weights, ..PlayerParams::default() },
+                    weak_max: 0.5,
+                    strong_min: 0.75,
+                };
+                run_for_lab(&exp, seed, progress, |records| {
+                    vec![LabPlot::Scatter {
+                        title: "instances".into(),
+                        x_label: "weak solve rate".into(),
+                        y_label: "strong solve rate".into(),
+                        points: records.iter().map(|r| [r.weak_rate, r.strong_rate]).collect(),
+                    }]
+                })
+            },
+        },
+    );
+}
