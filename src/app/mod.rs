@@ -4,6 +4,7 @@
 pub mod ai_task;
 pub mod lab_screen;
 pub mod menu;
+pub mod nazo;
 pub mod panel;
 pub mod puyo;
 pub mod screenshot;
@@ -93,7 +94,7 @@ pub fn run(options: AppOptions) -> AppExit {
     .init_resource::<BuiltScreens>()
     .insert_state(options.screen)
     .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
-    .add_plugins(puyo::PuyoPlugin)
+    .add_plugins((puyo::PuyoPlugin, nazo::NazoPlugin))
     .add_systems(Startup, spawn_camera);
     if let Some((path, frames)) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path, frames });
