@@ -548,7 +548,7 @@ fn draw_board(commands: &mut Commands, assets: &NazoAssets, game: &NazoGame, ori
     spawn_text(
         commands,
         goal,
-        at(WIDTH as f32 / 2.0 + 1.5, HEIGHT as f32 + 1.3, 2.0),
+        at(WIDTH as f32 / 2.0 + 1.5, HEIGHT as f32 + 2.5, 2.0),
         18.0 * scale.max(0.6),
         Color::srgb(1.0, 0.95, 0.7),
     );
