@@ -6,6 +6,7 @@ pub mod calculation;
 pub mod lab_screen;
 pub mod labyrinth;
 pub mod menu;
+pub mod nazo;
 pub mod panel;
 pub mod puyo;
 pub mod screenshot;
@@ -96,8 +97,8 @@ pub fn run(options: AppOptions) -> AppExit {
     .init_resource::<BuiltScreens>()
     .insert_state(options.screen)
     .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
-    .add_plugins(puyo::PuyoPlugin)
-    .add_plugins((labyrinth::LabyrinthPlugin, calculation::CalculationPlugin, shanghai::ShanghaiPlugin))
+    .add_plugins((puyo::PuyoPlugin, nazo::NazoPlugin, calculation::CalculationPlugin))
+    .add_plugins((labyrinth::LabyrinthPlugin, shanghai::ShanghaiPlugin))
     .add_systems(Startup, spawn_camera);
     if let Some((path, frames)) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin { path, frames });

@@ -318,13 +318,13 @@ fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<PuyoGame>) {
 }
 
 /// Moves the pair one column, keeping both puyos inside the field.
-fn shift(p: Placement, by: i32) -> Placement {
+pub(super) fn shift(p: Placement, by: i32) -> Placement {
     let col = (p.col as i32 + by).clamp(0, WIDTH as i32 - 1) as u8;
     clamp_to_walls(Placement { col, rot: p.rot })
 }
 
 /// Rotates the pair a quarter turn; against a wall it steps away from it.
-fn rotate(p: Placement, clockwise: bool) -> Placement {
+pub(super) fn rotate(p: Placement, clockwise: bool) -> Placement {
     use Rotation::*;
     let rot = match (p.rot, clockwise) {
         (Up, true) | (Down, false) => Right,

@@ -1,0 +1,884 @@
+//! The Nazo Puyo screen: pick a bundled puzzle or paste a pon2 query / IshikawaPuyo URL, play
+//! it with the keyboard (undo, reset), watch the chain link by link, ask the exhaustive solver
+//! for a solution and step through it, and generate new puzzles in the background into a
+//! gallery with their type metrics. Solver and generator run as `AiJob`s.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use rand::SeedableRng;
+
+use super::ai_task::AiJob;
+use super::panel::{BoardArea, side_panel};
+use super::puyo::{puyo_color, rotate, shift};
+use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::nazo::generator::{GenParams, Generated, Method, Target, generate};
+use crate::games::nazo::io::{ishikawa, parse_any, pon2};
+use crate::games::nazo::metrics::{Metrics, compute};
+use crate::games::nazo::puzzle::{Puzzle, Step, placement_pon2};
+use crate::games::nazo::sets::{Set, bundled};
+use crate::games::nazo::sim::replay;
+use crate::games::nazo::solver::{SolveOptions, Solved, solve};
+use crate::games::puyo::rules::{Bits, Field, HEIGHT, Placement, Puyo, Rotation, WIDTH};
+use crate::lab::rng::GameRng;
+
+/// Side of one cell in world units (before the board's scale).
+const CELL: f32 = 40.0;
+
+pub struct NazoPlugin;
+
+impl Plugin for NazoPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(Screen::Nazo), (setup_screen, spawn_meshes).chain())
+            .add_systems(OnExit(Screen::Nazo), cancel_jobs)
+            .add_systems(
+                Update,
+                (human_input, advance, redraw_board, animate_cells).chain().run_if(in_state(Screen::Nazo)),
+            )
+            .add_systems(EguiPrimaryContextPass, nazo_panel.run_if(in_state(Screen::Nazo)));
+        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Nazo);
+    }
+}
+
+/// One picture of the board.
+#[derive(Clone, Debug, Default)]
+struct Frame {
+    field: Field,
+    /// Cells that flash and pop during the frame.
+    popping: Bits,
+    /// Chain link shown (0 when none).
+    link: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Verdict {
+    Playing,
+    Solved,
+    Failed(String),
+}
+
+/// A generated puzzle with its metrics.
+struct GalleryItem {
+    generated: Generated,
+    metrics: Result<Metrics, String>,
+}
+
+/// The puzzle in play and everything the screen shows of it.
+#[derive(Resource)]
+struct NazoGame {
+    sets: Vec<Set>,
+    set_idx: usize,
+    puzzle_idx: usize,
+    /// The text field for a pasted query or URL.
+    text: String,
+    title: String,
+    puzzle: Puzzle,
+    /// The placements played so far, one per pair step.
+    moves: Vec<Placement>,
+    cursor: Placement,
+    queue: VecDeque<Frame>,
+    shown: Frame,
+    frame_left: f32,
+    /// Frames per second of the chain animation.
+    speed: f32,
+    verdict: Verdict,
+    solver: AiJob<Solved>,
+    solved: Option<Solved>,
+    /// Which of the solver's solutions is shown.
+    solution_idx: usize,
+    /// Plays the shown solution by itself, one move whenever the board is idle.
+    auto_solution: bool,
+    params: GenParams,
+    gen_seed: u64,
+    gen_job: AiJob<Option<(Generated, Result<Metrics, String>)>>,
+    gallery: Vec<GalleryItem>,
+    log: VecDeque<String>,
+    error: Option<String>,
+    redraw: bool,
+}
+
+impl NazoGame {
+    fn new(demo: bool) -> Self {
+        let (sets, error) = match bundled() {
+            Ok(s) => (s, None),
+            Err(e) => (Vec::new(), Some(format!("bundled sets: {e}"))),
+        };
+        let params = GenParams { max_candidates: 20_000, ..GenParams::default() };
+        let mut game = NazoGame {
+            sets,
+            set_idx: 0,
+            puzzle_idx: 0,
+            text: String::new(),
+            title: String::new(),
+            puzzle: Puzzle::default(),
+            moves: Vec::new(),
+            cursor: Placement { col: 2, rot: Rotation::Up },
+            queue: VecDeque::new(),
+            shown: Frame::default(),
+            frame_left: 0.0,
+            speed: 3.0,
+            verdict: Verdict::Playing,
+            solver: AiJob::default(),
+            solved: None,
+            solution_idx: 0,
+            auto_solution: false,
+            params,
+            gen_seed: 1,
+            gen_job: AiJob::default(),
+            gallery: Vec::new(),
+            log: VecDeque::new(),
+            error,
+            redraw: true,
+        };
+        game.load_bundled(0, 0);
+        if demo {
+            game.start_solver();
+            game.auto_solution = true;
+        }
+        game
+    }
+
+    fn log(&mut self, line: String) {
+        self.log.push_front(line);
+        self.log.truncate(12);
+    }
+
+    fn load_bundled(&mut self, set: usize, puzzle: usize) {
+        let Some((set_name, puzzles)) = self.sets.get(set) else { return };
+        let Some((name, p)) = puzzles.get(puzzle) else { return };
+        let (title, p) = (format!("{} / #{} {}", ascii(set_name), puzzle + 1, ascii(name)), p.clone());
+        self.set_idx = set;
+        self.puzzle_idx = puzzle;
+        self.load(title, p);
+    }
+
+    /// Replaces the puzzle in play; the solver's answer for the old one is dropped.
+    fn load(&mut self, title: String, puzzle: Puzzle) {
+        self.solver.cancel();
+        self.solved = None;
+        self.solution_idx = 0;
+        self.auto_solution = false;
+        self.log(format!("loaded {title}: {}", puzzle.goal.describe()));
+        self.title = title;
+        self.puzzle = puzzle;
+        self.reset();
+    }
+
+    /// Back to the start field.
+    fn reset(&mut self) {
+        self.moves.clear();
+        self.sync();
+    }
+
+    /// Shows the state after `moves` without animation.
+    fn sync(&mut self) {
+        let r = replay(&self.puzzle, &self.moves);
+        self.queue.clear();
+        self.shown = Frame { field: *r.fields.last().expect("a replay has a field"), ..Frame::default() };
+        self.verdict = self.verdict_of(&r);
+        self.cursor = Placement { col: 2, rot: Rotation::Up };
+        self.redraw = true;
+    }
+
+    fn verdict_of(&self, r: &crate::games::nazo::sim::Replay) -> Verdict {
+        if r.solved_at.is_some() {
+            Verdict::Solved
+        } else if r.failed {
+            Verdict::Failed("the field died".into())
+        } else if self.next_pair_after(r.fields.len() - 1).is_none() {
+            Verdict::Failed("no pairs left, goal not met".into())
+        } else {
+            Verdict::Playing
+        }
+    }
+
+    /// Index of the first pair step at or after `from`.
+    fn next_pair_after(&self, from: usize) -> Option<usize> {
+        (from..self.puzzle.steps.len()).find(|&i| matches!(self.puzzle.steps[i], Step::Pair(_)))
+    }
+
+    /// The step index and pair to place next.
+    fn next_pair(&self) -> Option<(usize, crate::games::puyo::rules::Pair)> {
+        let played = replay(&self.puzzle, &self.moves).fields.len() - 1;
+        match self.puzzle.steps.get(played) {
+            Some(&Step::Pair(p)) => Some((played, p)),
+            _ => None,
+        }
+    }
+
+    /// The field the next pair falls on.
+    fn current_field(&self) -> Field {
+        *replay(&self.puzzle, &self.moves).fields.last().expect("a replay has a field")
+    }
+
+    fn idle(&self) -> bool {
+        self.queue.is_empty() && self.verdict == Verdict::Playing
+    }
+
+    /// Plays a placement and queues its frames: the pair in place, then each link popping.
+    fn play(&mut self, p: Placement) -> bool {
+        let Some((step, pair)) = self.next_pair() else { return false };
+        let before = self.current_field();
+        if !before.can_place(p) {
+            return false;
+        }
+        self.moves.push(p);
+        let r = replay(&self.puzzle, &self.moves);
+        let mut field = before;
+        field.place(pair, p);
+        self.queue.push_back(Frame { field, ..Frame::default() });
+        let links = r.links.get(step).cloned().unwrap_or_default();
+        for link in &links {
+            self.queue.push_back(Frame { field, popping: link.cells | link.cleared, link: link.index });
+            for (c, row) in (link.cells | link.cleared).cells() {
+                field.set(c, row, None);
+            }
+            field.settle();
+        }
+        let last = links.len() as u32;
+        self.queue.push_back(Frame {
+            field: *r.fields.last().expect("a replay has a field"),
+            popping: Bits::EMPTY,
+            link: last,
+        });
+        self.verdict = self.verdict_of(&r);
+        let mut line = format!("move {}: {}", self.moves.len(), placement_pon2(p));
+        if last > 0 {
+            line.push_str(&format!(", {last}-chain"));
+        }
+        match &self.verdict {
+            Verdict::Solved => line.push_str(" - solved!"),
+            Verdict::Failed(why) => line.push_str(&format!(" - failed: {why}")),
+            Verdict::Playing => {}
+        }
+        self.log(line);
+        self.frame_left = 0.0;
+        true
+    }
+
+    fn undo(&mut self) {
+        if self.moves.pop().is_some() {
+            self.auto_solution = false;
+            self.sync();
+        }
+    }
+
+    fn start_solver(&mut self) {
+        let puzzle = self.puzzle.clone();
+        self.solved = None;
+        self.solver.clear_failure();
+        self.solver.start(move || {
+            solve(
+                &puzzle,
+                SolveOptions { stop_after: Some(64), timeout: Some(Duration::from_secs(20)), keep: Some(16) },
+            )
+        });
+    }
+
+    fn solution(&self) -> Option<&Vec<Placement>> {
+        self.solved.as_ref().and_then(|s| s.solutions.get(self.solution_idx))
+    }
+
+    /// Plays the next move of the shown solution, resetting first if the moves left it.
+    fn step_solution(&mut self) {
+        let Some(sol) = self.solution().cloned() else { return };
+        if !self.queue.is_empty() {
+            return;
+        }
+        if !sol.starts_with(&self.moves) || self.moves.len() >= sol.len() {
+            self.reset();
+        }
+        if let Some(&p) = sol.get(self.moves.len()) {
+            self.play(p);
+        }
+    }
+
+    fn start_generator(&mut self) {
+        let params = self.params.clone();
+        if let Err(e) = params.check() {
+            self.error = Some(e);
+            return;
+        }
+        self.error = None;
+        let seed = self.gen_seed;
+        self.gen_seed += 1;
+        self.gen_job.clear_failure();
+        self.gen_job.start(move || {
+            let mut rng = GameRng::seed_from_u64(seed);
+            generate(&params, &mut rng).map(|g| {
+                let m = compute(&g.puzzle, &g.solution);
+                (g, m)
+            })
+        });
+    }
+
+    fn urls(puzzle: &Puzzle) -> (String, Result<String, String>) {
+        (pon2::write(puzzle), ishikawa::write(puzzle).map_err(|e| e.to_string()))
+    }
+}
+
+fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<Res<NazoGame>>) {
+    if existing.is_none() {
+        commands.insert_resource(NazoGame::new(demo.0));
+    }
+}
+
+/// Leaving the screen cancels the solver and the generator.
+fn cancel_jobs(mut game: ResMut<NazoGame>) {
+    game.solver.cancel();
+    game.gen_job.cancel();
+    game.redraw = true;
+}
+
+#[derive(Resource)]
+struct NazoAssets {
+    puyo: Handle<Mesh>,
+    kinds: Vec<Handle<ColorMaterial>>,
+    flash: Handle<ColorMaterial>,
+    ghost: Handle<ColorMaterial>,
+    well: Handle<ColorMaterial>,
+    hidden_row: Handle<ColorMaterial>,
+    cell: Handle<Mesh>,
+}
+
+fn spawn_meshes(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let kinds = Puyo::ALL.iter().map(|&p| materials.add(puyo_color(p))).collect();
+    commands.insert_resource(NazoAssets {
+        puyo: meshes.add(Circle::new(CELL * 0.46)),
+        kinds,
+        flash: materials.add(Color::WHITE),
+        ghost: materials.add(Color::srgba(1.0, 1.0, 1.0, 0.25)),
+        well: materials.add(Color::srgb(0.16, 0.17, 0.22)),
+        hidden_row: materials.add(Color::srgb(0.12, 0.12, 0.16)),
+        cell: meshes.add(Rectangle::new(CELL * WIDTH as f32, CELL)),
+    });
+}
+
+/// Keyboard play: Left / Right move, Z / X or Up rotate, Down or Space drop, Backspace undo,
+/// R reset. Keys are ignored while egui has the keyboard (typing a URL).
+fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<NazoGame>, mut contexts: EguiContexts) {
+    use KeyCode::*;
+    if contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input()) {
+        return;
+    }
+    if keys.just_pressed(Backspace) {
+        game.undo();
+    }
+    if keys.just_pressed(KeyR) {
+        game.auto_solution = false;
+        game.reset();
+    }
+    if !game.idle() {
+        return;
+    }
+    let mut cursor = game.cursor;
+    if keys.just_pressed(ArrowLeft) {
+        cursor = shift(cursor, -1);
+    }
+    if keys.just_pressed(ArrowRight) {
+        cursor = shift(cursor, 1);
+    }
+    if keys.just_pressed(KeyZ) {
+        cursor = rotate(cursor, false);
+    }
+    if keys.any_just_pressed([KeyX, ArrowUp]) {
+        cursor = rotate(cursor, true);
+    }
+    if cursor != game.cursor {
+        game.cursor = cursor;
+        game.redraw = true;
+    }
+    if keys.any_just_pressed([ArrowDown, Space]) {
+        game.auto_solution = false;
+        game.play(cursor);
+    }
+}
+
+/// Shows queued frames at the chosen speed; collects the solver's and generator's results.
+fn advance(time: Res<Time>, mut game: ResMut<NazoGame>) {
+    let game = &mut *game;
+    if let Some(solved) = game.solver.poll() {
+        let line = match (solved.count, solved.timed_out) {
+            (0, false) => "solver: no solution exists".to_string(),
+            (0, true) => "solver: none found before the time limit".to_string(),
+            (n, t) => format!("solver: {n}{} solution(s), {} nodes", if t { "+" } else { "" }, solved.nodes),
+        };
+        game.log(line);
+        game.solved = Some(solved);
+        game.solution_idx = 0;
+    }
+    if let Some(result) = game.gen_job.poll() {
+        match result {
+            Some((generated, metrics)) => {
+                game.log(format!(
+                    "generated #{} after {} candidates ({} solution(s))",
+                    game.gallery.len() + 1,
+                    generated.candidates,
+                    generated.solutions
+                ));
+                game.gallery.push(GalleryItem { generated, metrics });
+            }
+            None => game.log("generator: gave up (max candidates)".into()),
+        }
+    }
+    game.frame_left -= time.delta_secs();
+    if game.frame_left > 0.0 {
+        return;
+    }
+    if let Some(frame) = game.queue.pop_front() {
+        game.shown = frame;
+        game.frame_left = 1.0 / game.speed.max(0.1);
+        game.redraw = true;
+    } else if game.auto_solution && game.solution().is_some() {
+        if game.verdict == Verdict::Playing {
+            game.step_solution();
+        } else {
+            game.auto_solution = false;
+        }
+    }
+}
+
+#[derive(Component)]
+struct BoardPiece;
+
+#[derive(Component)]
+struct Flashing(Handle<ColorMaterial>);
+
+fn redraw_board(
+    mut commands: Commands,
+    mut game: ResMut<NazoGame>,
+    assets: Option<Res<NazoAssets>>,
+    area: Res<BoardArea>,
+    pieces: Query<Entity, With<BoardPiece>>,
+) {
+    let Some(assets) = assets else { return };
+    if !game.redraw && !area.is_changed() {
+        return;
+    }
+    game.redraw = false;
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+    // The field plus a column of upcoming steps; rows for the goal above and the title below.
+    let content = Vec2::new((WIDTH as f32 + 4.0) * CELL, (HEIGHT as f32 + 4.0) * CELL);
+    let scale = area.fit_scale(content).min(1.6);
+    let origin =
+        Vec2::new(area.center.x - content.x * scale / 2.0, area.center.y - content.y * scale / 2.0 + CELL * scale);
+    draw_board(&mut commands, &assets, &game, origin, scale);
+}
+
+fn draw_board(commands: &mut Commands, assets: &NazoAssets, game: &NazoGame, origin: Vec2, scale: f32) {
+    let at = |col: f32, row: f32, z: f32| {
+        Vec3::new(origin.x + (col + 0.5) * CELL * scale, origin.y + (row + 0.5) * CELL * scale, z)
+    };
+    commands.spawn((
+        BoardPiece,
+        Mesh2d(assets.cell.clone()),
+        MeshMaterial2d(assets.well.clone()),
+        Transform::from_translation(at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 - 1.0, 0.0))
+            .with_scale(Vec3::new(scale, scale * (HEIGHT as f32 - 1.0), 1.0)),
+    ));
+    commands.spawn((
+        BoardPiece,
+        Mesh2d(assets.cell.clone()),
+        MeshMaterial2d(assets.hidden_row.clone()),
+        Transform::from_translation(at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 - 1.0, 0.0))
+            .with_scale(Vec3::splat(scale)),
+    ));
+    let frame = &game.shown;
+    for col in 0..WIDTH {
+        for row in 0..HEIGHT {
+            let Some(p) = frame.field.get(col, row) else { continue };
+            let mut cell = commands.spawn((
+                BoardPiece,
+                Mesh2d(assets.puyo.clone()),
+                MeshMaterial2d(assets.kinds[p.index()].clone()),
+                Transform::from_translation(at(col as f32, row as f32, 1.0)).with_scale(Vec3::splat(scale)),
+            ));
+            if frame.popping.has(col, row) {
+                cell.insert(Flashing(assets.kinds[p.index()].clone()));
+            }
+        }
+    }
+    let next = game.next_pair();
+    if game.idle()
+        && let Some((_, pair)) = next
+    {
+        draw_cursor(commands, assets, game, pair, &at, scale);
+    }
+    // Upcoming steps, the one to place first at the top.
+    let first = next.map_or(game.puzzle.steps.len(), |(i, _)| i + usize::from(game.idle()));
+    let mut row = HEIGHT as f32 - 1.0;
+    let text_color = Color::srgb(0.85, 0.86, 0.9);
+    spawn_text(commands, "next".into(), at(WIDTH as f32 + 1.0, row + 0.8, 2.0), 14.0 * scale.max(0.6), text_color);
+    for step in game.puzzle.steps.iter().skip(first).take(5) {
+        match *step {
+            Step::Pair(pair) => {
+                for (p, dr) in [(pair.child, 0.0), (pair.axis, -1.0)] {
+                    commands.spawn((
+                        BoardPiece,
+                        Mesh2d(assets.puyo.clone()),
+                        MeshMaterial2d(assets.kinds[p.index()].clone()),
+                        Transform::from_translation(at(WIDTH as f32 + 1.0, row + dr, 1.0))
+                            .with_scale(Vec3::splat(scale * 0.8)),
+                    ));
+                }
+                row -= 2.5;
+            }
+            Step::Garbage(counts) => {
+                let n: u32 = counts.iter().map(|&c| c as u32).sum();
+                spawn_text(
+                    commands,
+                    format!("{n} garbage"),
+                    at(WIDTH as f32 + 1.0, row, 2.0),
+                    14.0 * scale.max(0.6),
+                    text_color,
+                );
+                row -= 1.5;
+            }
+        }
+    }
+    let goal = format!("Goal: {}", game.puzzle.goal.describe());
+    spawn_text(
+        commands,
+        goal,
+        at(WIDTH as f32 / 2.0 + 1.5, HEIGHT as f32 + 2.5, 2.0),
+        18.0 * scale.max(0.6),
+        Color::srgb(1.0, 0.95, 0.7),
+    );
+    let pairs = game.puzzle.moves();
+    let status = format!("{} - move {} of {}", game.title, game.moves.len().min(pairs), pairs);
+    spawn_text(
+        commands,
+        status,
+        at(WIDTH as f32 / 2.0 - 0.5, -0.9, 2.0),
+        15.0 * scale.max(0.6),
+        Color::srgb(0.7, 0.72, 0.8),
+    );
+    if frame.link > 0 {
+        spawn_text(
+            commands,
+            format!("{} chain!", frame.link),
+            at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0, 3.0),
+            34.0 * scale,
+            Color::srgb(1.0, 0.95, 0.5),
+        );
+    }
+    if game.queue.is_empty() {
+        let banner = match &game.verdict {
+            Verdict::Playing => None,
+            Verdict::Solved => Some(("SOLVED!".to_string(), Color::srgb(0.5, 1.0, 0.55))),
+            Verdict::Failed(why) => Some((format!("FAILED\n{why}"), Color::srgb(1.0, 0.5, 0.5))),
+        };
+        if let Some((text, color)) = banner {
+            spawn_text(
+                commands,
+                text,
+                at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 + 2.0, 3.0),
+                30.0 * scale,
+                color,
+            );
+        }
+    }
+}
+
+/// The pair above the field and where it would land.
+fn draw_cursor(
+    commands: &mut Commands,
+    assets: &NazoAssets,
+    game: &NazoGame,
+    pair: crate::games::puyo::rules::Pair,
+    at: &impl Fn(f32, f32, f32) -> Vec3,
+    scale: f32,
+) {
+    let cursor = game.cursor;
+    let (dc, dr): (f32, f32) = match cursor.rot {
+        Rotation::Up => (0.0, 1.0),
+        Rotation::Down => (0.0, -1.0),
+        Rotation::Right => (1.0, 0.0),
+        Rotation::Left => (-1.0, 0.0),
+    };
+    let base = HEIGHT as f32 + 0.2 - dr.min(0.0);
+    for (p, (c, r)) in [(pair.axis, (cursor.col as f32, base)), (pair.child, (cursor.col as f32 + dc, base + dr))] {
+        commands.spawn((
+            BoardPiece,
+            Mesh2d(assets.puyo.clone()),
+            MeshMaterial2d(assets.kinds[p.index()].clone()),
+            Transform::from_translation(at(c, r, 2.0)).with_scale(Vec3::splat(scale)),
+        ));
+    }
+    if let Some(((ac, ar), (cc, cr))) = game.current_field().landing(cursor) {
+        for (c, r) in [(ac, ar), (cc, cr)] {
+            commands.spawn((
+                BoardPiece,
+                Mesh2d(assets.puyo.clone()),
+                MeshMaterial2d(assets.ghost.clone()),
+                Transform::from_translation(at(c as f32, r as f32, 1.5)).with_scale(Vec3::splat(scale * 0.6)),
+            ));
+        }
+    }
+}
+
+fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color: Color) {
+    commands.spawn((
+        BoardPiece,
+        Text2d::new(text),
+        TextFont::from_font_size(size),
+        TextColor(color),
+        Transform::from_translation(at),
+    ));
+}
+
+fn animate_cells(
+    time: Res<Time>,
+    assets: Option<Res<NazoAssets>>,
+    mut flashing: Query<(&Flashing, &mut MeshMaterial2d<ColorMaterial>)>,
+) {
+    let Some(assets) = assets else { return };
+    let on = (time.elapsed_secs() * 12.0).sin() > 0.0;
+    for (flash, mut material) in &mut flashing {
+        material.0 = if on { assets.flash.clone() } else { flash.0.clone() };
+    }
+}
+
+fn nazo_panel(mut contexts: EguiContexts, mut game: ResMut<NazoGame>, mut next: ResMut<NextState<Screen>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = &mut *game;
+    side_panel(ctx, Screen::Nazo, &mut next, |ui| {
+        puzzle_ui(ui, game);
+        ui.separator();
+        play_ui(ui, game);
+        ui.separator();
+        solver_ui(ui, game);
+        ui.separator();
+        generator_ui(ui, game);
+        ui.separator();
+        gallery_ui(ui, game);
+        if let Some(e) = &game.error {
+            ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+        }
+        ui.separator();
+        ui.label(egui::RichText::new("log").strong());
+        for line in &game.log {
+            ui.small(line);
+        }
+    });
+    Ok(())
+}
+
+fn puzzle_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
+    let (mut set, mut idx) = (game.set_idx, game.puzzle_idx);
+    let set_name = game.sets.get(set).map_or("(none)".to_string(), |s| ascii(&s.0));
+    egui::ComboBox::from_label("set").selected_text(set_name).show_ui(ui, |ui| {
+        for (i, s) in game.sets.iter().enumerate() {
+            if ui.selectable_label(i == set, ascii(&s.0)).clicked() {
+                set = i;
+                idx = 0;
+            }
+        }
+    });
+    if let Some((_, puzzles)) = game.sets.get(set) {
+        let name = puzzles.get(idx).map_or(String::new(), |p| format!("#{} {}", idx + 1, ascii(&p.0)));
+        egui::ComboBox::from_label("puzzle").selected_text(name).show_ui(ui, |ui| {
+            for (i, (n, _)) in puzzles.iter().enumerate() {
+                if ui.selectable_label(i == idx, format!("#{} {}", i + 1, ascii(n))).clicked() {
+                    idx = i;
+                }
+            }
+        });
+    }
+    if (set, idx) != (game.set_idx, game.puzzle_idx) {
+        game.load_bundled(set, idx);
+    }
+    ui.label("paste a pon2 query or IshikawaPuyo URL:");
+    ui.horizontal(|ui| {
+        ui.add(egui::TextEdit::singleline(&mut game.text).desired_width(230.0));
+        if ui.button("Load").clicked() {
+            match parse_any(&game.text) {
+                Ok(p) => {
+                    game.error = None;
+                    game.load("pasted puzzle".into(), p);
+                }
+                Err(e) => game.error = Some(e.to_string()),
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        let (query, ishikawa) = NazoGame::urls(&game.puzzle);
+        if ui.button("copy pon2 query").clicked() {
+            ui.ctx().copy_text(query);
+        }
+        match ishikawa {
+            Ok(url) => {
+                if ui.button("copy IshikawaPuyo URL").clicked() {
+                    ui.ctx().copy_text(url);
+                }
+            }
+            Err(e) => {
+                ui.small(e);
+            }
+        }
+    });
+}
+
+fn play_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
+    ui.label(egui::RichText::new(format!("Goal: {}", game.puzzle.goal.describe())).strong());
+    match &game.verdict {
+        Verdict::Playing => ui.label(format!("move {} of {}", game.moves.len() + 1, game.puzzle.moves())),
+        Verdict::Solved => ui.colored_label(egui::Color32::from_rgb(120, 230, 130), "solved!"),
+        Verdict::Failed(why) => ui.colored_label(egui::Color32::from_rgb(230, 110, 100), format!("failed: {why}")),
+    };
+    ui.horizontal(|ui| {
+        if ui.button("undo").clicked() {
+            game.undo();
+        }
+        if ui.button("reset").clicked() {
+            game.auto_solution = false;
+            game.reset();
+        }
+    });
+    ui.add(egui::Slider::new(&mut game.speed, 0.5..=12.0).text("links / s").logarithmic(true));
+    ui.small("keys: Left / Right move, Z / X or Up rotate, Down or Space drop, Backspace undo, R reset");
+}
+
+fn solver_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
+    ui.label(egui::RichText::new("solution").strong());
+    ui.horizontal(|ui| {
+        if ui.add_enabled(!game.solver.is_thinking(), egui::Button::new("solve")).clicked() {
+            game.start_solver();
+        }
+        game.solver.status_ui(ui);
+    });
+    let Some(solved) = &game.solved else { return };
+    let count = solved.solutions.len();
+    if count == 0 {
+        ui.label(if solved.timed_out { "no solution found in time" } else { "no solution exists" });
+        return;
+    }
+    ui.label(format!(
+        "{}{} solution(s){}",
+        solved.count,
+        if solved.timed_out { "+" } else { "" },
+        if solved.count == 1 && !solved.timed_out { " (unique)" } else { "" }
+    ));
+    if count > 1 {
+        ui.add(egui::Slider::new(&mut game.solution_idx, 0..=count - 1).text("shown"));
+    }
+    if let Some(sol) = game.solution() {
+        let text: Vec<String> = sol.iter().map(|&p| placement_pon2(p)).collect();
+        ui.monospace(text.join(" "));
+    }
+    ui.horizontal(|ui| {
+        if ui.button("step").clicked() {
+            game.auto_solution = false;
+            game.step_solution();
+        }
+        if ui.button("play").clicked() {
+            game.reset();
+            game.auto_solution = true;
+        }
+    });
+}
+
+fn generator_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
+    ui.label(egui::RichText::new("generator").strong());
+    let g = &mut game.params;
+    ui.add(egui::Slider::new(&mut g.moves, 2..=4).text("moves"));
+    ui.add(egui::Slider::new(&mut g.chain, 2..=6).text("chain"));
+    ui.add(egui::Slider::new(&mut g.colors, 2..=5).text("colors"));
+    ui.horizontal(|ui| {
+        ui.label("type");
+        ui.radio_value(&mut g.target, Target::Any, "any");
+        ui.radio_value(&mut g.target, Target::Four, "4");
+        ui.radio_value(&mut g.target, Target::Five, "5");
+    });
+    ui.horizontal(|ui| {
+        ui.label("method");
+        ui.radio_value(&mut g.method, Method::Filter, "filter");
+        ui.radio_value(&mut g.method, Method::Direct, "direct");
+    });
+    ui.checkbox(&mut g.unique, "unique solution");
+    egui::CollapsingHeader::new("more parameters and filters").show(ui, |ui| {
+        ui.add(egui::Slider::new(&mut g.garbage_p, 0.0..=1.0).text("garbage p"));
+        ui.add(egui::Slider::new(&mut g.recolor_p, 0.0..=1.0).text("recolor p"));
+        ui.add(egui::Slider::new(&mut g.insert_tries, 1..=200).text("insert tries"));
+        ui.checkbox(&mut g.reject_ambiguous_first_link, "8.1 reject ambiguous first link");
+        ui.checkbox(&mut g.reject_obvious_trigger, "8.2 reject obvious trigger");
+        ui.checkbox(&mut g.reject_tall_columns, "8.3 reject tall columns");
+        ui.add(egui::Slider::new(&mut g.tall_difference, 2..=12).text("tall difference"));
+        ui.checkbox(&mut g.reject_inconsistent_type, "8.4 reject inconsistent type");
+        ui.horizontal(|ui| {
+            ui.label("max candidates");
+            ui.add(egui::DragValue::new(&mut g.max_candidates).range(1..=10_000_000));
+        });
+    });
+    ui.horizontal(|ui| {
+        ui.label("seed");
+        ui.add(egui::DragValue::new(&mut game.gen_seed));
+        if ui.add_enabled(!game.gen_job.is_thinking(), egui::Button::new("Generate")).clicked() {
+            game.start_generator();
+        }
+        if game.gen_job.is_thinking() && ui.button("cancel").clicked() {
+            game.gen_job.cancel();
+        }
+    });
+    game.gen_job.status_ui(ui);
+}
+
+fn gallery_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
+    ui.label(egui::RichText::new(format!("gallery ({})", game.gallery.len())).strong());
+    let mut load = None;
+    for (i, item) in game.gallery.iter().enumerate().rev() {
+        let p = &item.generated.puzzle;
+        ui.group(|ui| {
+            ui.label(format!("#{}: {} moves, {}", i + 1, p.moves(), p.goal.describe()));
+            match &item.metrics {
+                Ok(m) => {
+                    ui.small(format!(
+                        "type4 {} (split {}), type5 {} ({}), M1 {:.2}, M2 {:.2}{}",
+                        if m.type4.is_type4 { "yes" } else { "no" },
+                        m.type4.split_pairs_firing,
+                        if m.type5.is_type5 { "yes" } else { "no" },
+                        m.type5.link_colors.join(""),
+                        m.type1.isolated_ratio,
+                        m.type2.m2,
+                        m.type3.near_miss_share.map_or(String::new(), |s| format!(", M3 {s:.2}")),
+                    ));
+                }
+                Err(e) => {
+                    ui.small(format!("metrics: {e}"));
+                }
+            }
+            ui.horizontal(|ui| {
+                if ui.button("play").clicked() {
+                    load = Some(i);
+                }
+                let (query, ishikawa) = NazoGame::urls(p);
+                if ui.button("copy query").clicked() {
+                    ui.ctx().copy_text(query);
+                }
+                if let Ok(url) = ishikawa
+                    && ui.button("copy URL").clicked()
+                {
+                    ui.ctx().copy_text(url);
+                }
+            });
+        });
+    }
+    if let Some(i) = load {
+        let puzzle = game.gallery[i].generated.puzzle.clone();
+        game.load(format!("generated #{}", i + 1), puzzle);
+    }
+}
+
+/// The printable ASCII part of a name: the bundled fonts lack Japanese glyphs.
+fn ascii(name: &str) -> String {
+    let kept: String = name.chars().filter(|c| c.is_ascii() && !c.is_ascii_control()).collect();
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
