@@ -12,7 +12,7 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::panel::{BoardArea, side_panel};
-use super::puyo::{puyo_color, rotate, shift};
+use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target, generate};
 use crate::games::nazo::io::{ishikawa, parse_any, pon2};
@@ -21,7 +21,7 @@ use crate::games::nazo::puzzle::{Puzzle, Step, placement_pon2};
 use crate::games::nazo::sets::{Set, bundled};
 use crate::games::nazo::sim::replay;
 use crate::games::nazo::solver::{SolveOptions, Solved, solve};
-use crate::games::puyo::rules::{Bits, Field, HEIGHT, Placement, Puyo, Rotation, WIDTH};
+use crate::games::puyo::rules::{Bits, Field, HEIGHT, Placement, Rotation, WIDTH};
 use crate::lab::rng::GameRng;
 
 /// Side of one cell in world units (before the board's scale).
@@ -332,34 +332,6 @@ fn cancel_jobs(mut game: ResMut<NazoGame>) {
     game.redraw = true;
 }
 
-#[derive(Resource)]
-struct NazoAssets {
-    puyo: Handle<Mesh>,
-    kinds: Vec<Handle<ColorMaterial>>,
-    flash: Handle<ColorMaterial>,
-    ghost: Handle<ColorMaterial>,
-    well: Handle<ColorMaterial>,
-    hidden_row: Handle<ColorMaterial>,
-    cell: Handle<Mesh>,
-}
-
-fn spawn_meshes(
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-) {
-    let kinds = Puyo::ALL.iter().map(|&p| materials.add(puyo_color(p))).collect();
-    commands.insert_resource(NazoAssets {
-        puyo: meshes.add(Circle::new(CELL * 0.46)),
-        kinds,
-        flash: materials.add(Color::WHITE),
-        ghost: materials.add(Color::srgba(1.0, 1.0, 1.0, 0.25)),
-        well: materials.add(Color::srgb(0.16, 0.17, 0.22)),
-        hidden_row: materials.add(Color::srgb(0.12, 0.12, 0.16)),
-        cell: meshes.add(Rectangle::new(CELL * WIDTH as f32, CELL)),
-    });
-}
-
 /// Keyboard play: Left / Right move, Z / X or Up rotate, Down or Space drop, Backspace undo,
 /// R reset. Keys are ignored while egui has the keyboard (typing a URL).
 fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<NazoGame>, mut contexts: EguiContexts) {
@@ -453,7 +425,7 @@ struct Flashing(Handle<ColorMaterial>);
 fn redraw_board(
     mut commands: Commands,
     mut game: ResMut<NazoGame>,
-    assets: Option<Res<NazoAssets>>,
+    assets: Option<Res<PuyoAssets>>,
     area: Res<BoardArea>,
     pieces: Query<Entity, With<BoardPiece>>,
 ) {
@@ -473,7 +445,7 @@ fn redraw_board(
     draw_board(&mut commands, &assets, &game, origin, scale);
 }
 
-fn draw_board(commands: &mut Commands, assets: &NazoAssets, game: &NazoGame, origin: Vec2, scale: f32) {
+fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, origin: Vec2, scale: f32) {
     let at = |col: f32, row: f32, z: f32| {
         Vec3::new(origin.x + (col + 0.5) * CELL * scale, origin.y + (row + 0.5) * CELL * scale, z)
     };
@@ -591,7 +563,7 @@ fn draw_board(commands: &mut Commands, assets: &NazoAssets, game: &NazoGame, ori
 /// The pair above the field and where it would land.
 fn draw_cursor(
     commands: &mut Commands,
-    assets: &NazoAssets,
+    assets: &PuyoAssets,
     game: &NazoGame,
     pair: crate::games::puyo::rules::Pair,
     at: &impl Fn(f32, f32, f32) -> Vec3,
@@ -637,7 +609,7 @@ fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color:
 
 fn animate_cells(
     time: Res<Time>,
-    assets: Option<Res<NazoAssets>>,
+    assets: Option<Res<PuyoAssets>>,
     mut flashing: Query<(&Flashing, &mut MeshMaterial2d<ColorMaterial>)>,
 ) {
     let Some(assets) = assets else { return };

@@ -242,19 +242,19 @@ fn cancel_ai(mut game: ResMut<PuyoGame>) {
     game.redraw = true;
 }
 
-/// Shared meshes and materials of the board.
+/// Shared meshes and materials of a Puyo board (also the Nazo Puyo screen's).
 #[derive(Resource)]
-struct PuyoAssets {
-    puyo: Handle<Mesh>,
-    kinds: Vec<Handle<ColorMaterial>>,
-    flash: Handle<ColorMaterial>,
-    ghost: Handle<ColorMaterial>,
-    well: Handle<ColorMaterial>,
-    hidden_row: Handle<ColorMaterial>,
-    cell: Handle<Mesh>,
+pub(super) struct PuyoAssets {
+    pub(super) puyo: Handle<Mesh>,
+    pub(super) kinds: Vec<Handle<ColorMaterial>>,
+    pub(super) flash: Handle<ColorMaterial>,
+    pub(super) ghost: Handle<ColorMaterial>,
+    pub(super) well: Handle<ColorMaterial>,
+    pub(super) hidden_row: Handle<ColorMaterial>,
+    pub(super) cell: Handle<Mesh>,
 }
 
-fn spawn_meshes(
+pub(super) fn spawn_meshes(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
