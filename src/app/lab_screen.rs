@@ -25,8 +25,26 @@ pub enum LabPlot {
     Histogram { title: String, values: Vec<f64> },
     /// Rates with 95% intervals, one bar each (win rates, success rates).
     Rates { title: String, bars: Vec<(String, f64, [f64; 2])> },
-    /// Points in the unit square (e.g. weak vs strong solve rates).
-    Scatter { title: String, x_label: String, y_label: String, points: Vec<[f64; 2]> },
+    /// Points in the unit square (e.g. weak vs strong solve rates); `marked` points are drawn
+    /// apart, and with `opener` a click on a point opens it in its game.
+    Scatter {
+        title: String,
+        x_label: String,
+        y_label: String,
+        points: Vec<[f64; 2]>,
+        marked: Vec<bool>,
+        marked_label: String,
+        opener: Option<PointOpener>,
+    },
+}
+
+/// Inserts what a screen needs to show point `index` of a scatter (read when it is entered).
+pub type OpenPoint = Arc<dyn Fn(&mut Commands, usize) + Send + Sync>;
+
+/// Opens point `index` of a scatter in a game screen (e.g. plays a generated instance).
+pub struct PointOpener {
+    pub screen: Screen,
+    pub open: OpenPoint,
 }
 
 /// An experiment the Lab can run; registered by a game plugin with [`register_lab_experiment`].
@@ -108,14 +126,15 @@ fn collect_finished_run(mut state: ResMut<LabState>) {
 
 fn lab_ui(
     mut contexts: EguiContexts,
+    mut commands: Commands,
     catalog: Res<LabCatalog>,
     mut state: ResMut<LabState>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let state = &mut *state;
-    side_panel(ctx, Screen::Lab, &mut next, |ui| experiment_form(ui, &catalog.0, state));
-    let mut root = super::panel::root_ui(ctx);
+    let mut root = side_panel(ctx, Screen::Lab, &mut next, |ui| experiment_form(ui, &catalog.0, state));
+    let mut picked = None;
     egui::CentralPanel::default().show(&mut root, |ui| match &state.outcome {
         None if catalog.0.is_empty() => {
             ui.label("No experiments yet: the game screens that register them are not built.");
@@ -126,8 +145,12 @@ fn lab_ui(
         Some(Err(message)) => {
             ui.colored_label(egui::Color32::from_rgb(230, 90, 80), message);
         }
-        Some(Ok(outcome)) => outcome_ui(ui, outcome),
+        Some(Ok(outcome)) => picked = outcome_ui(ui, outcome),
     });
+    if let Some((opener, index)) = picked {
+        (opener.open)(&mut commands, index);
+        next.set(opener.screen);
+    }
     Ok(())
 }
 
@@ -171,17 +194,21 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
     }
 }
 
-fn outcome_ui(ui: &mut egui::Ui, outcome: &LabOutcome) {
+/// Shows the result and its plots; returns the scatter point the user asked to open.
+fn outcome_ui<'a>(ui: &mut egui::Ui, outcome: &'a LabOutcome) -> Option<(&'a PointOpener, usize)> {
+    let mut picked = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.heading("Result");
         ui.monospace(crate::lab::runner::text_report(&outcome.result));
         for (i, plot) in outcome.plots.iter().enumerate() {
-            plot_ui(ui, i, plot);
+            picked = picked.or(plot_ui(ui, i, plot));
         }
     });
+    picked
 }
 
-fn plot_ui(ui: &mut egui::Ui, index: usize, plot: &LabPlot) {
+/// Draws `plot`; returns the scatter point clicked (or picked from its list), if any.
+fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'a PointOpener, usize)> {
     let id = format!("lab-plot-{index}");
     match plot {
         LabPlot::Histogram { title, values } => {
@@ -192,6 +219,7 @@ fn plot_ui(ui: &mut egui::Ui, index: usize, plot: &LabPlot) {
             }
             let bars = counts.into_iter().map(|(x, n)| Bar::new(x as f64, n as f64).width(0.9)).collect();
             EguiPlot::new(id).height(220.0).show(ui, |p| p.bar_chart(BarChart::new(title.clone(), bars)));
+            None
         }
         LabPlot::Rates { title, bars } => {
             ui.label(title);
@@ -205,10 +233,17 @@ fn plot_ui(ui: &mut egui::Ui, index: usize, plot: &LabPlot) {
                 p.bar_chart(BarChart::new(title.clone(), chart.collect()));
                 p.points(Points::new("95% interval", whiskers.collect::<Vec<_>>()).radius(3.0));
             });
+            None
         }
-        LabPlot::Scatter { title, x_label, y_label, points } => {
+        LabPlot::Scatter { title, x_label, y_label, points, marked, marked_label, opener } => {
             ui.label(title);
-            EguiPlot::new(id)
+            if opener.is_some() {
+                ui.small("click a point to open it");
+            }
+            let series = |want: bool| -> Vec<[f64; 2]> {
+                points.iter().zip(marked).filter(|(_, m)| **m == want).map(|(p, _)| *p).collect()
+            };
+            let shown = EguiPlot::new(id)
                 .height(320.0)
                 .data_aspect(1.0)
                 .x_axis_label(x_label.clone())
@@ -217,7 +252,33 @@ fn plot_ui(ui: &mut egui::Ui, index: usize, plot: &LabPlot) {
                 .include_x(1.0)
                 .include_y(0.0)
                 .include_y(1.0)
-                .show(ui, |p| p.points(Points::new(title.clone(), points.clone()).radius(3.0)));
+                .legend(egui_plot::Legend::default())
+                .show(ui, |p| {
+                    p.points(Points::new(title.clone(), series(false)).radius(3.0));
+                    p.points(Points::new(marked_label.clone(), series(true)).radius(4.5));
+                    p.pointer_coordinate()
+                });
+            let opener = opener.as_ref()?;
+            let mut picked = None;
+            if shown.response.clicked() {
+                picked = shown.inner.and_then(|at| nearest_point(points, [at.x, at.y], 0.04));
+            }
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!("{marked_label}:"));
+                for (i, _) in marked.iter().enumerate().filter(|(_, m)| **m) {
+                    if ui.small_button(format!("#{i}")).clicked() {
+                        picked = Some(i);
+                    }
+                }
+            });
+            picked.map(|i| (opener, i))
         }
     }
+}
+
+/// Index of the point nearest `at`, if one lies within `radius`.
+fn nearest_point(points: &[[f64; 2]], at: [f64; 2], radius: f64) -> Option<usize> {
+    let dist = |p: &[f64; 2]| (p[0] - at[0]).hypot(p[1] - at[1]);
+    let (i, p) = points.iter().enumerate().min_by(|a, b| dist(a.1).total_cmp(&dist(b.1)))?;
+    (dist(p) <= radius).then_some(i)
 }

@@ -5,6 +5,7 @@
 //! column slides, then the piece walks its path.
 
 use std::collections::VecDeque;
+use std::f32::consts::FRAC_PI_4;
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -280,7 +281,8 @@ struct LabAssets {
     circle: Handle<Mesh>,
     players: Vec<Handle<ColorMaterial>>,
     homes: Vec<Handle<ColorMaterial>>,
-    treasures: Vec<Handle<ColorMaterial>>,
+    treasure_colors: Vec<Color>,
+    outline: Handle<ColorMaterial>,
     ring: Handle<ColorMaterial>,
 }
 
@@ -306,7 +308,8 @@ fn spawn_assets(
         circle: meshes.add(Circle::new(1.0)),
         players: (0..4).map(|i| materials.add(player_color(i))).collect(),
         homes: (0..4).map(|i| materials.add(player_color(i).with_alpha(0.45))).collect(),
-        treasures: (0..24).map(|t| materials.add(Color::hsl(t as f32 * 15.0, 0.65, 0.55))).collect(),
+        treasure_colors: (0..24).map(|t| Color::hsl(t as f32 * 15.0, 0.65, 0.55)).collect(),
+        outline: materials.add(Color::srgb(0.05, 0.05, 0.05)),
         ring: materials.add(Color::srgb(1.0, 0.95, 0.4)),
     });
 }
@@ -522,8 +525,14 @@ impl Drawer<'_, '_, '_> {
             if target == Some(t) {
                 self.circle(at, u * 0.2, 1.2, &self.assets.ring.clone());
             }
-            self.circle(at, u * 0.15, 1.3, &self.assets.treasures[t as usize].clone());
-            let name: String = TREASURES[t as usize].chars().take(3).collect();
+            // Treasures are diamonds so they never read as the round pawns.
+            self.commands.spawn((
+                LabPiece,
+                DespawnOnExit(Screen::Labyrinth),
+                Sprite::from_color(self.assets.treasure_colors[t as usize], Vec2::splat(u * 0.2)),
+                Transform::from_translation(at.extend(1.3)).with_rotation(Quat::from_rotation_z(FRAC_PI_4)),
+            ));
+            let name = treasure_label(t);
             self.text(name, at + Vec2::new(0.0, -u * 0.3), 1.4, (u * 0.2).max(7.0), Color::srgb(0.1, 0.1, 0.1));
         }
     }
@@ -541,7 +550,6 @@ impl Drawer<'_, '_, '_> {
         let preview = game.preview();
         // The board shown and where each piece stands.
         let mut pieces: Vec<Vec2> = state.players().iter().map(|p| cell_pos(&l, p.pos)).collect();
-        let mut reach: u64 = 0;
         if let Some(anim) = &game.anim {
             let slide = anim.slide_secs(speed);
             if anim.elapsed < slide {
@@ -572,7 +580,7 @@ impl Drawer<'_, '_, '_> {
                 pieces[anim.mover] = cell_pos(&l, anim.path[k]).lerp(cell_pos(&l, anim.path[next]), f);
             }
         } else if let Some((board, pos)) = &preview {
-            reach = board.maze().reach_from(pos[state.current]);
+            let reach = board.maze().reach_from(pos[state.current]);
             self.board(board, reach, target);
             for (i, p) in pos.iter().enumerate() {
                 pieces[i] = cell_pos(&l, *p);
@@ -589,7 +597,9 @@ impl Drawer<'_, '_, '_> {
             if human && i == state.current {
                 self.circle(*at + off, u * 0.2, 1.5, &self.assets.ring.clone());
             }
-            self.circle(*at + off, u * 0.16, 1.6, &self.assets.players[i].clone());
+            self.circle(*at + off, u * 0.17, 1.55, &self.assets.outline.clone());
+            self.circle(*at + off, u * 0.14, 1.6, &self.assets.players[i].clone());
+            self.text(format!("{}", i + 1), *at + off, 1.65, u * 0.2, Color::srgb(0.05, 0.05, 0.05));
         }
         // Insertion arrows.
         let blocked = state.last.map(Insertion::opposite);
@@ -642,7 +652,6 @@ impl Drawer<'_, '_, '_> {
             let hint = if game.pending.is_none() { "click an arrow" } else { "click a green tile" };
             self.text(hint.into(), l.at(9.3, 2.1 + n as f32 * 0.75 + 1.0), 2.0, small, Color::srgb(0.8, 0.8, 0.85));
         }
-        let _ = reach;
     }
 
     fn board(&mut self, board: &Board, reach: u64, target: Option<u8>) {
@@ -651,6 +660,15 @@ impl Drawer<'_, '_, '_> {
             self.tile(board.tile(c), at, is_fixed(c), reach >> c & 1 != 0, target);
         }
     }
+}
+
+/// The shortest prefix (at least 3 letters) that tells treasure `t` from every other one.
+fn treasure_label(t: u8) -> String {
+    let name = TREASURES[t as usize];
+    let unique =
+        |k: usize| TREASURES.iter().enumerate().all(|(o, other)| o == t as usize || !other.starts_with(&name[..k]));
+    let k = (3..name.len()).find(|&k| unique(k)).unwrap_or(name.len());
+    name[..k].to_string()
 }
 
 fn cell_pos(l: &Layout, c: Cell) -> Vec2 {

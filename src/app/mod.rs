@@ -9,6 +9,7 @@ pub mod menu;
 pub mod nazo;
 pub mod panel;
 pub mod puyo;
+mod puyo_board;
 pub mod screenshot;
 pub mod shanghai;
 

@@ -11,9 +11,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use rand::SeedableRng;
 
 use super::ai_task::AiJob;
+use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment, run_for_lab};
 use super::panel::{BoardArea, side_panel};
 use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
+use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells};
 use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::nazo::experiment::GenerateExperiment;
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target, generate};
 use crate::games::nazo::io::{ishikawa, parse_any, pon2};
 use crate::games::nazo::metrics::{Metrics, compute};
@@ -21,8 +24,9 @@ use crate::games::nazo::puzzle::{Puzzle, Step, placement_pon2};
 use crate::games::nazo::sets::{Set, bundled};
 use crate::games::nazo::sim::replay;
 use crate::games::nazo::solver::{SolveOptions, Solved, solve};
-use crate::games::puyo::rules::{Bits, Field, HEIGHT, Placement, Rotation, WIDTH};
+use crate::games::puyo::rules::{Field, HEIGHT, Placement, Rotation, WIDTH};
 use crate::lab::rng::GameRng;
+use crate::lab::runner::SharedProgress;
 
 /// Side of one cell in world units (before the board's scale).
 const CELL: f32 = 40.0;
@@ -39,17 +43,8 @@ impl Plugin for NazoPlugin {
             )
             .add_systems(EguiPrimaryContextPass, nazo_panel.run_if(in_state(Screen::Nazo)));
         app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Nazo);
+        register_lab_entries(app);
     }
-}
-
-/// One picture of the board.
-#[derive(Clone, Debug, Default)]
-struct Frame {
-    field: Field,
-    /// Cells that flash and pop during the frame.
-    popping: Bits,
-    /// Chain link shown (0 when none).
-    link: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -226,23 +221,15 @@ impl NazoGame {
         }
         self.moves.push(p);
         let r = replay(&self.puzzle, &self.moves);
-        let mut field = before;
-        field.place(pair, p);
-        self.queue.push_back(Frame { field, ..Frame::default() });
-        let links = r.links.get(step).cloned().unwrap_or_default();
-        for link in &links {
-            self.queue.push_back(Frame { field, popping: link.cells | link.cleared, link: link.index });
-            for (c, row) in (link.cells | link.cleared).cells() {
-                field.set(c, row, None);
-            }
-            field.settle();
+        let (frames, _) = move_frames(&before, pair, p).expect("checked: the placement fits");
+        self.queue.extend(frames);
+        let last = r.links.get(step).map_or(0, |links| links.len() as u32);
+        // Garbage steps after the move fall in as the board the replay ends with.
+        let end = *r.fields.last().expect("a replay has a field");
+        let settled = self.queue.back().map(|f| f.field);
+        if settled != Some(end) {
+            self.queue.push_back(Frame { field: end, link: last, ..Frame::default() });
         }
-        let last = links.len() as u32;
-        self.queue.push_back(Frame {
-            field: *r.fields.last().expect("a replay has a field"),
-            popping: Bits::EMPTY,
-            link: last,
-        });
         self.verdict = self.verdict_of(&r);
         let mut line = format!("move {}: {}", self.moves.len(), placement_pon2(p));
         if last > 0 {
@@ -416,11 +403,8 @@ fn advance(time: Res<Time>, mut game: ResMut<NazoGame>) {
     }
 }
 
-#[derive(Component)]
+#[derive(Component, Clone)]
 struct BoardPiece;
-
-#[derive(Component)]
-struct Flashing(Handle<ColorMaterial>);
 
 fn redraw_board(
     mut commands: Commands,
@@ -464,20 +448,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
             .with_scale(Vec3::splat(scale)),
     ));
     let frame = &game.shown;
-    for col in 0..WIDTH {
-        for row in 0..HEIGHT {
-            let Some(p) = frame.field.get(col, row) else { continue };
-            let mut cell = commands.spawn((
-                BoardPiece,
-                Mesh2d(assets.puyo.clone()),
-                MeshMaterial2d(assets.kinds[p.index()].clone()),
-                Transform::from_translation(at(col as f32, row as f32, 1.0)).with_scale(Vec3::splat(scale)),
-            ));
-            if frame.popping.has(col, row) {
-                cell.insert(Flashing(assets.kinds[p.index()].clone()));
-            }
-        }
-    }
+    spawn_cells(commands, assets, frame, BoardPiece, &at, scale, 1.0 / game.speed.max(0.1));
     let next = game.next_pair();
     if game.idle()
         && let Some((_, pair)) = next
@@ -605,18 +576,6 @@ fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color:
         TextColor(color),
         Transform::from_translation(at),
     ));
-}
-
-fn animate_cells(
-    time: Res<Time>,
-    assets: Option<Res<PuyoAssets>>,
-    mut flashing: Query<(&Flashing, &mut MeshMaterial2d<ColorMaterial>)>,
-) {
-    let Some(assets) = assets else { return };
-    let on = (time.elapsed_secs() * 12.0).sin() > 0.0;
-    for (flash, mut material) in &mut flashing {
-        material.0 = if on { assets.flash.clone() } else { flash.0.clone() };
-    }
 }
 
 fn nazo_panel(mut contexts: EguiContexts, mut game: ResMut<NazoGame>, mut next: ResMut<NextState<Screen>>) -> Result {
@@ -853,4 +812,40 @@ fn gallery_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
 fn ascii(name: &str) -> String {
     let kept: String = name.chars().filter(|c| c.is_ascii() && !c.is_ascii_control()).collect();
     kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The generation experiment (paper §7) for the Lab: 2 moves, 3-chain, unique solution, type 5,
+/// by the paper's filter and by asobi's direct construction.
+fn register_lab_entries(app: &mut App) {
+    let entry = |name, run| LabEntry { game: Screen::Nazo, name, size_label: "puzzles", default_size: 20, run };
+    register_lab_experiment(
+        app,
+        entry("generate: type 5, 2 moves 3-chain, filter (paper)", |size, seed, progress| {
+            lab_generate(Method::Filter, size, seed, progress)
+        }),
+    );
+    register_lab_experiment(
+        app,
+        entry("generate: type 5, 2 moves 3-chain, direct", |size, seed, progress| {
+            lab_generate(Method::Direct, size, seed, progress)
+        }),
+    );
+}
+
+fn lab_generate(method: Method, size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    let params = GenParams { moves: 2, chain: 3, target: Target::Five, method, ..GenParams::default() };
+    let exp = GenerateExperiment { params, count: size };
+    run_for_lab(&exp, seed, progress, |records| {
+        let accepted: Vec<_> = records.iter().filter(|r| r.pon2.is_some()).collect();
+        vec![
+            LabPlot::Histogram {
+                title: "candidates tried per accepted puzzle (hundreds)".into(),
+                values: accepted.iter().map(|r| r.candidates as f64 / 100.0).collect(),
+            },
+            LabPlot::Histogram {
+                title: "generation time per puzzle (ms, one core)".into(),
+                values: records.iter().map(|r| r.ms).collect(),
+            },
+        ]
+    })
 }

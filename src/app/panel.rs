@@ -76,12 +76,13 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
 }
 
 /// Draws a game screen's side panel: a way back to the menu, the title, then `contents`.
+/// Returns the window's `Ui` with the panel's space taken, for a central panel beside it.
 pub fn side_panel(
     ctx: &egui::Context,
     screen: Screen,
     next: &mut NextState<Screen>,
     contents: impl FnOnce(&mut egui::Ui),
-) {
+) -> egui::Ui {
     let mut root = root_ui(ctx);
     egui::Panel::left("game-panel").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
         ui.horizontal(|ui| {
@@ -93,4 +94,5 @@ pub fn side_panel(
         ui.separator();
         egui::ScrollArea::vertical().show(ui, contents);
     });
+    root
 }

@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
 use super::panel::{BoardArea, side_panel};
+use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::compile;
 use crate::games::puyo::ai::template_search::{Select, best_template};
@@ -81,18 +82,6 @@ struct Settings {
     speed: f32,
     paused: bool,
     params: AiParams,
-}
-
-/// One picture of a board for one tick.
-#[derive(Clone, Debug, Default)]
-struct Frame {
-    field: Field,
-    /// Cells that fall into place during the frame, with the row they start from.
-    falling: Vec<((usize, usize), f32)>,
-    /// Cells that flash and pop during the frame.
-    popping: Bits,
-    /// Chain link shown (0 when none).
-    link: u32,
 }
 
 /// The game in progress and everything the screen shows of it.
@@ -453,44 +442,14 @@ fn play_move(game: &mut PuyoGame, i: usize, placement: Option<Placement>) {
     let pair = game.game.pair(i, 0);
     let before = game.game.sides[i].field;
     game.game.apply(i, placement);
-    let Some(placement) = placement else { return };
-    let mut placed = before;
-    let Some(landing) = before.landing(placement) else { return };
-    placed.place(pair, placement);
-    let start_row = HEIGHT as f32 + 1.0;
-    let ((ac, ar), (cc, cr)) = landing;
-    let falling = vec![
-        ((ac, ar), start_row + (ar as f32 - cr as f32).max(0.0)),
-        ((cc, cr), start_row + (cr as f32 - ar as f32).max(0.0)),
-    ];
-    game.queues[i].push_back(Frame { field: placed, falling, popping: Bits::EMPTY, link: 0 });
-    let (chain, links) = placed.clone().resolve_links();
-    let mut field = placed;
-    for link in &links {
-        game.queues[i].push_back(Frame {
-            field,
-            falling: Vec::new(),
-            popping: link.cells | link.cleared,
-            link: link.index,
-        });
-        for (c, r) in (link.cells | link.cleared).cells() {
-            field.set(c, r, None);
-        }
-        field.settle();
-    }
+    let Some((mut frames, chain)) = placement.and_then(|p| move_frames(&before, pair, p)) else { return };
+    // The side is busy 1 tick + 1 per link; the settled board shows with the next pair.
+    frames.truncate(1 + chain.links as usize);
+    game.queues[i].extend(frames);
     if chain.links > 0 {
         game.score[i] += chain.score as u64;
         let line = format!("board {}: {}-chain, attack {}", i + 1, chain.links, chain.attack());
         game.log(line);
-        // The settled field after the last link, shown with the counter still up.
-        game.queues[i].push_back(Frame {
-            field: game.game.sides[i].field,
-            falling: Vec::new(),
-            popping: Bits::EMPTY,
-            link: chain.links,
-        });
-        // Keep the queue as long as the side is busy (placing 1 tick + 1 per link).
-        game.queues[i].pop_back();
     }
 }
 
@@ -506,21 +465,8 @@ fn garbage_frame(before: &Field, after: &Field) -> Frame {
 }
 
 /// Marks every entity of the boards, so a redraw can replace them.
-#[derive(Component)]
+#[derive(Component, Clone)]
 struct BoardPiece;
-
-/// A cell falling from `from` to its place during the frame.
-#[derive(Component)]
-struct Falling {
-    from: Vec3,
-    to: Vec3,
-    elapsed: f32,
-    duration: f32,
-}
-
-/// A cell that flashes before it pops.
-#[derive(Component)]
-struct Flashing(Handle<ColorMaterial>);
 
 fn redraw_boards(
     mut commands: Commands,
@@ -571,28 +517,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: 
     ));
     let frame = &game.shown[i];
     let duration = 1.0 / game.settings.speed.max(0.1);
-    for col in 0..WIDTH {
-        for row in 0..HEIGHT {
-            let Some(p) = frame.field.get(col, row) else { continue };
-            let to = at(col as f32, row as f32, 1.0);
-            let mut cell = commands.spawn((
-                BoardPiece,
-                Mesh2d(assets.puyo.clone()),
-                MeshMaterial2d(assets.kinds[p.index()].clone()),
-                Transform::from_translation(to).with_scale(Vec3::splat(scale)),
-            ));
-            if let Some((_, from_row)) = frame.falling.iter().find(|(c, _)| *c == (col, row)) {
-                let from = at(col as f32, from_row.min(HEIGHT as f32 + 1.0), 1.0);
-                cell.insert((
-                    Falling { from, to, elapsed: 0.0, duration: duration * 0.8 },
-                    Transform::from_translation(from).with_scale(Vec3::splat(scale)),
-                ));
-            }
-            if frame.popping.has(col, row) {
-                cell.insert(Flashing(assets.kinds[p.index()].clone()));
-            }
-        }
-    }
+    spawn_cells(commands, assets, frame, BoardPiece, &at, scale, duration);
     if i == 0 {
         for (col, row) in game.templates.conflict_cells.cells() {
             commands.spawn((
@@ -714,24 +639,6 @@ fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color:
         TextColor(color),
         Transform::from_translation(at),
     ));
-}
-
-fn animate_cells(
-    time: Res<Time>,
-    assets: Option<Res<PuyoAssets>>,
-    mut falling: Query<(&mut Falling, &mut Transform)>,
-    mut flashing: Query<(&Flashing, &mut MeshMaterial2d<ColorMaterial>)>,
-) {
-    for (mut fall, mut transform) in &mut falling {
-        fall.elapsed += time.delta_secs();
-        let t = (fall.elapsed / fall.duration).clamp(0.0, 1.0);
-        transform.translation = fall.from.lerp(fall.to, t * t);
-    }
-    let Some(assets) = assets else { return };
-    let on = (time.elapsed_secs() * 12.0).sin() > 0.0;
-    for (flash, mut material) in &mut flashing {
-        material.0 = if on { assets.flash.clone() } else { flash.0.clone() };
-    }
 }
 
 fn puyo_panel(mut contexts: EguiContexts, mut game: ResMut<PuyoGame>, mut next: ResMut<NextState<Screen>>) -> Result {

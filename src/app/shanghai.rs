@@ -11,7 +11,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
+use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
 use super::panel::{BoardArea, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, VirtualPlayer};
@@ -20,7 +20,7 @@ use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
 use crate::games::shanghai::generator::{DealSource, deal};
 use crate::games::shanghai::layout::Layout;
 use crate::games::shanghai::rules::{Game, Kind, Move, UNKNOWN};
-use crate::lab::rng::game_rng;
+use crate::lab::rng::sub_rng;
 use crate::lab::stats::wilson95;
 
 /// Half a tile's width and height in world units (layout coordinates are in half tiles).
@@ -60,7 +60,10 @@ enum Purpose {
 #[derive(Resource)]
 struct ShanghaiGame {
     layout_name: String,
+    /// The deal is instance `index` of the generator batch seeded by `seed`, as in
+    /// `asobi shanghai generate --seed SEED` (so a Lab map point can be replayed here).
     seed: u64,
+    index: u64,
     game: Game,
     params: PlayerParams,
     /// The virtual player plays (watch mode).
@@ -86,10 +89,11 @@ struct ShanghaiGame {
 }
 
 impl ShanghaiGame {
-    fn new(layout_name: &str, seed: u64, watch: bool) -> Self {
+    fn new(layout_name: &str, seed: u64, index: u64, watch: bool) -> Self {
         let mut screen = ShanghaiGame {
             layout_name: layout_name.to_string(),
             seed,
+            index,
             game: Game::new(Arc::new(placeholder()), vec![0, 0]),
             params: PlayerParams { weights: weights_for(layout_name), ..PlayerParams::default() },
             watch,
@@ -112,7 +116,7 @@ impl ShanghaiGame {
         screen
     }
 
-    /// Deals game `seed` on the chosen layout (generator deals: always solvable).
+    /// Deals instance `index` of batch `seed` on the chosen layout (generator deals: always solvable).
     fn new_deal(&mut self) {
         self.job.cancel();
         self.error = None;
@@ -122,13 +126,14 @@ impl ShanghaiGame {
         self.removed.clear();
         self.redraw = true;
         let made = load(&self.layout_name).and_then(|layout| {
-            let kinds = deal(&layout, DealSource::Generator, self.seed, 0).map_err(anyhow::Error::msg)?;
+            let kinds = deal(&layout, DealSource::Generator, self.seed, self.index).map_err(anyhow::Error::msg)?;
             Ok(Game::new(layout, kinds))
         });
         match made {
             Ok(game) => {
                 self.game = game;
-                self.log(format!("{} deal {}: {} tiles", self.layout_name, self.seed, self.game.layout.len()));
+                let (name, seed, index, tiles) = (&self.layout_name, self.seed, self.index, self.game.layout.len());
+                self.log(format!("{name} seed {seed} instance {index}: {tiles} tiles"));
             }
             Err(e) => self.error = Some(e.to_string()),
         }
@@ -173,7 +178,7 @@ impl ShanghaiGame {
         self.job.clear_failure();
         let obs = self.game.observation();
         let player = VirtualPlayer { params: self.params };
-        let mut rng = game_rng(self.seed, self.decisions + 1000 * self.game.history.len() as u64);
+        let mut rng = sub_rng(self.seed, self.index, self.decisions + 1000 * self.game.history.len() as u64);
         self.decisions += 1;
         self.purpose = purpose;
         self.job.start(move || player.decide(&obs, &mut rng));
@@ -187,9 +192,27 @@ fn placeholder() -> Layout {
         .expect("two tiles side by side")
 }
 
-fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<Res<ShanghaiGame>>) {
-    if existing.is_none() {
-        commands.insert_resource(ShanghaiGame::new("mini_turtle", 1, demo.0));
+/// A generated instance picked on the Lab's weak/strong map, to be played on entering the screen.
+#[derive(Resource)]
+struct PickedInstance {
+    layout: String,
+    seed: u64,
+    index: u64,
+}
+
+fn setup_screen(
+    mut commands: Commands,
+    demo: Res<DemoMode>,
+    existing: Option<Res<ShanghaiGame>>,
+    picked: Option<Res<PickedInstance>>,
+) {
+    if let Some(p) = picked {
+        let mut game = ShanghaiGame::new(&p.layout, p.seed, p.index, false);
+        game.log(format!("picked on the Lab map: instance {} of seed {}", p.index, p.seed));
+        commands.insert_resource(game);
+        commands.remove_resource::<PickedInstance>();
+    } else if existing.is_none() {
+        commands.insert_resource(ShanghaiGame::new("mini_turtle", 1, 0, demo.0));
     }
 }
 
@@ -551,13 +574,17 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
         deal_now = true;
     }
     ui.horizontal(|ui| {
-        ui.label("deal");
+        ui.label("seed");
         ui.add(egui::DragValue::new(&mut game.seed));
+        ui.label("instance");
+        ui.add(egui::DragValue::new(&mut game.index));
+    });
+    ui.horizontal(|ui| {
         if ui.button("New game").clicked() {
             deal_now = true;
         }
-        if ui.button("Next deal").clicked() {
-            game.seed += 1;
+        if ui.button("Next instance").clicked() {
+            game.index += 1;
             deal_now = true;
         }
     });
@@ -664,27 +691,34 @@ fn register_lab_entries(app: &mut App) {
         app,
         LabEntry {
             game: Screen::Shanghai,
-            name: "generate: weak vs strong map on mini turtle",
+            name: "generate: weak (1x1) vs strong (8x2) map on mini turtle",
             size_label: "instances",
-            default_size: 10,
+            default_size: 40,
             run: |size, seed, progress| {
                 let layout = lab_layout()?;
                 let weights = weights_for(&layout.name);
                 let exp = Generate {
                     layout: OnLayout::new(&layout),
                     count: size,
-                    plays: 4,
+                    plays: 6,
                     weak: PlayerParams { n: 1, depth: 1, weights, ..PlayerParams::default() },
-                    strong: PlayerParams { n: 4, depth: 2, weights, ..PlayerParams::default() },
+                    strong: PlayerParams { n: 8, depth: 2, weights, ..PlayerParams::default() },
                     weak_max: 0.5,
                     strong_min: 0.75,
                 };
                 run_for_lab(&exp, seed, progress, |records| {
+                    let name = layout.name.clone();
+                    let open = move |commands: &mut Commands, index: usize| {
+                        commands.insert_resource(PickedInstance { layout: name.clone(), seed, index: index as u64 });
+                    };
                     vec![LabPlot::Scatter {
                         title: "instances".into(),
                         x_label: "weak solve rate".into(),
                         y_label: "strong solve rate".into(),
                         points: records.iter().map(|r| [r.weak_rate, r.strong_rate]).collect(),
+                        marked: records.iter().map(|r| exp.is_skill(r)).collect(),
+                        marked_label: "skill instances (play one)".into(),
+                        opener: Some(PointOpener { screen: Screen::Shanghai, open: Arc::new(open) }),
                     }]
                 })
             },

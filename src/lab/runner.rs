@@ -216,7 +216,20 @@ pub fn print_result(result: &Value, output: &OutputOptions) {
     }
 }
 
-/// `key: value` lines for people; nested objects inline, records left out.
+/// Longest value [`text_report`] prints whole (a layout in the parameters can run to pages).
+const REPORT_VALUE_CHARS: usize = 200;
+
+/// `text` cut to `max` characters, saying how much was left out.
+fn elide(text: &str, max: usize) -> String {
+    let total = text.chars().count();
+    if total <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max).collect();
+    format!("{kept} ... ({} more characters; --json shows all)", total - max)
+}
+
+/// `key: value` lines for people; nested objects inline, long values elided, records left out.
 pub fn text_report(result: &Value) -> String {
     let Value::Object(map) = result else { return format!("{result}\n") };
     let width = map.keys().map(String::len).max().unwrap_or(0);
@@ -232,7 +245,7 @@ pub fn text_report(result: &Value) -> String {
             Value::String(t) => t.clone(),
             other => other.to_string(),
         };
-        s.push_str(&format!("{k:>width$}: {shown}\n"));
+        s.push_str(&format!("{k:>width$}: {}\n", elide(&shown, REPORT_VALUE_CHARS)));
     }
     s
 }
@@ -347,6 +360,15 @@ mod tests {
     use super::*;
     use crate::lab::rng::game_rng;
     use rand::Rng;
+
+    #[test]
+    fn text_report_elides_long_values_only() {
+        let long = "x".repeat(REPORT_VALUE_CHARS + 50);
+        let report = text_report(&serde_json::json!({"short": "abc", "long": long}));
+        assert!(report.contains("short: abc\n"));
+        assert!(report.contains(" ... (50 more characters; --json shows all)"));
+        assert!(!report.contains(&long));
+    }
 
     /// A toy experiment: each game draws a number; the summary counts the even ones.
     #[derive(Serialize, serde::Deserialize)]

@@ -1,0 +1,167 @@
+//! What the Puyo and Nazo Puyo screens share about a board in motion: the frames of one move
+//! (the pair falling in, each chain link flashing, the puyos above a pop falling into the gap)
+//! and the cell sprites that play a frame.
+
+use bevy::prelude::*;
+
+use super::puyo::PuyoAssets;
+use crate::games::puyo::rules::{Bits, Chain, Field, HEIGHT, Pair, Placement, WIDTH};
+
+/// One picture of a board.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Frame {
+    pub(super) field: Field,
+    /// Cells that fall into place during the frame, with the row they start from.
+    pub(super) falling: Vec<((usize, usize), f32)>,
+    /// Cells that flash and pop during the frame.
+    pub(super) popping: Bits,
+    /// Chain link shown (0 when none).
+    pub(super) link: u32,
+}
+
+/// The frames of playing `pair` at `placement` on `before`: the pair falling in, one frame per
+/// chain link (the link flashing, on the board the previous pop left), and the settled board
+/// with the counter still up; and the chain. `None` if the placement does not fit.
+pub(super) fn move_frames(before: &Field, pair: Pair, placement: Placement) -> Option<(Vec<Frame>, Chain)> {
+    let ((ac, ar), (cc, cr)) = before.landing(placement)?;
+    let mut field = *before;
+    field.place(pair, placement);
+    let start_row = HEIGHT as f32 + 1.0;
+    let mut falling = vec![
+        ((ac, ar), start_row + (ar as f32 - cr as f32).max(0.0)),
+        ((cc, cr), start_row + (cr as f32 - ar as f32).max(0.0)),
+    ];
+    let mut frames = vec![Frame { field, falling: std::mem::take(&mut falling), popping: Bits::EMPTY, link: 0 }];
+    let (chain, links) = { field }.resolve_links();
+    for link in &links {
+        frames.push(Frame {
+            field,
+            falling: std::mem::take(&mut falling),
+            popping: link.cells | link.cleared,
+            link: link.index,
+        });
+        for (c, r) in (link.cells | link.cleared).cells() {
+            field.set(c, r, None);
+        }
+        falling = settle_falls(&field);
+        field.settle();
+    }
+    if chain.links > 0 {
+        frames.push(Frame { field, falling, popping: Bits::EMPTY, link: chain.links });
+    }
+    Some((frames, chain))
+}
+
+/// Where each puyo of an unsettled `field` lands, as ((col, landing row), start row).
+pub(super) fn settle_falls(field: &Field) -> Vec<((usize, usize), f32)> {
+    let mut falls = Vec::new();
+    for col in 0..WIDTH {
+        let mut landed = 0;
+        for row in 0..HEIGHT {
+            if field.get(col, row).is_some() {
+                if row != landed {
+                    falls.push(((col, landed), row as f32));
+                }
+                landed += 1;
+            }
+        }
+    }
+    falls
+}
+
+/// A cell falling from `from` to its place during the frame.
+#[derive(Component)]
+pub(super) struct Falling {
+    from: Vec3,
+    to: Vec3,
+    elapsed: f32,
+    duration: f32,
+}
+
+/// A cell that flashes before it pops.
+#[derive(Component)]
+pub(super) struct Flashing(Handle<ColorMaterial>);
+
+/// Spawns the puyos of `frame` (tagged with `tag`), falling and flashing as the frame says;
+/// `at(col, row, z)` places a cell, and a frame lasts `duration` seconds.
+pub(super) fn spawn_cells(
+    commands: &mut Commands,
+    assets: &PuyoAssets,
+    frame: &Frame,
+    tag: impl Component + Clone,
+    at: &impl Fn(f32, f32, f32) -> Vec3,
+    scale: f32,
+    duration: f32,
+) {
+    for col in 0..WIDTH {
+        for row in 0..HEIGHT {
+            let Some(p) = frame.field.get(col, row) else { continue };
+            let to = at(col as f32, row as f32, 1.0);
+            let mut cell = commands.spawn((
+                tag.clone(),
+                Mesh2d(assets.puyo.clone()),
+                MeshMaterial2d(assets.kinds[p.index()].clone()),
+                Transform::from_translation(to).with_scale(Vec3::splat(scale)),
+            ));
+            if let Some((_, from_row)) = frame.falling.iter().find(|(c, _)| *c == (col, row)) {
+                let from = at(col as f32, from_row.min(HEIGHT as f32 + 1.0), 1.0);
+                cell.insert((
+                    Falling { from, to, elapsed: 0.0, duration: duration * 0.8 },
+                    Transform::from_translation(from).with_scale(Vec3::splat(scale)),
+                ));
+            }
+            if frame.popping.has(col, row) {
+                cell.insert(Flashing(assets.kinds[p.index()].clone()));
+            }
+        }
+    }
+}
+
+/// Moves falling cells (accelerating) and blinks popping ones.
+pub(super) fn animate_cells(
+    time: Res<Time>,
+    assets: Option<Res<PuyoAssets>>,
+    mut falling: Query<(&mut Falling, &mut Transform)>,
+    mut flashing: Query<(&Flashing, &mut MeshMaterial2d<ColorMaterial>)>,
+) {
+    for (mut fall, mut transform) in &mut falling {
+        fall.elapsed += time.delta_secs();
+        let t = (fall.elapsed / fall.duration).clamp(0.0, 1.0);
+        transform.translation = fall.from.lerp(fall.to, t * t);
+    }
+    let Some(assets) = assets else { return };
+    let on = (time.elapsed_secs() * 12.0).sin() > 0.0;
+    for (flash, mut material) in &mut flashing {
+        material.0 = if on { assets.flash.clone() } else { flash.0.clone() };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settle_falls_maps_each_floating_puyo_to_its_landing_row() {
+        let field = Field::from_ascii("R.....\n......\nG.....\n.B....").expect("valid field");
+        let mut falls = settle_falls(&field);
+        falls.sort_by_key(|f| f.0);
+        // Column 0: G on row 1 lands on row 0, R on row 3 lands on row 1; column 1 is settled.
+        assert_eq!(falls, vec![((0, 0), 1.0), ((0, 1), 3.0)]);
+    }
+
+    #[test]
+    fn a_one_link_move_shows_the_pair_the_pop_and_the_settled_board() {
+        use crate::games::puyo::rules::{Puyo, Rotation};
+        let before = Field::from_ascii("B.....\nR.....\nR.....").expect("valid field");
+        let pair = Pair { axis: Puyo::Red, child: Puyo::Red };
+        let (frames, chain) = move_frames(&before, pair, Placement { col: 1, rot: Rotation::Up }).expect("fits");
+        assert_eq!(chain.links, 1);
+        assert_eq!(frames.len(), 3);
+        assert_eq!(frames[0].falling.len(), 2);
+        assert_eq!(frames[1].popping.count(), 4);
+        assert_eq!(frames[1].link, 1);
+        // The blue puyo above the reds falls from row 2 to row 0 in the last frame.
+        assert_eq!(frames[2].falling, vec![((0, 0), 2.0)]);
+        assert_eq!(frames[2].field.count(), 1);
+    }
+}
