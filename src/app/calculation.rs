@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment};
-use super::panel::{BoardArea, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, side_panel, spawn_text};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
 use crate::games::calculation::experiment::Play;
@@ -361,12 +361,8 @@ fn redraw_board(
     area: Res<BoardArea>,
     pieces: Query<Entity, With<BoardPiece>>,
 ) {
-    if !game.redraw && !area.is_changed() {
+    if !clear_for_redraw(&mut commands, &mut game.redraw, &area, &pieces) {
         return;
-    }
-    game.redraw = false;
-    for e in &pieces {
-        commands.entity(e).despawn();
     }
     let game = &mut *game;
     let s_count = game.game.stacks.len();
@@ -408,6 +404,7 @@ fn redraw_board(
     }
     spawn_text(
         &mut commands,
+        BoardPiece,
         format!("stock {}", left.saturating_sub(1)),
         pt(0.0, head + CARD_H + 14.0),
         small,
@@ -425,7 +422,7 @@ fn redraw_board(
                 );
             }
             spawn_card(&mut commands, card, drawn_pos, scale, None);
-            spawn_text(&mut commands, "drawn".into(), pt(1.1, head + CARD_H + 14.0), small, label_color);
+            spawn_text(&mut commands, BoardPiece, "drawn".into(), pt(1.1, head + CARD_H + 14.0), small, label_color);
         }
         None => {
             spawn_rect(&mut commands, drawn_pos, Vec2::new(CARD_W, CARD_H) * scale, SLOT);
@@ -458,7 +455,7 @@ fn redraw_board(
         let h = game.game.foundations[f];
         if h == 0 {
             spawn_rect(&mut commands, pos, Vec2::new(CARD_W, CARD_H) * scale, SLOT);
-            spawn_text(&mut commands, format!("+{}", f + 1), pos + Vec3::Z, 26.0 * scale, label_color);
+            spawn_text(&mut commands, BoardPiece, format!("+{}", f + 1), pos + Vec3::Z, 26.0 * scale, label_color);
         } else {
             let rank = target_rank(f, h);
             let e = spawn_card(&mut commands, Card { rank, id: f as u8 }, pos, scale, Some(FACE));
@@ -469,6 +466,7 @@ fn redraw_board(
         let need = next_rank(f, h).map_or("done".to_string(), |r| format!("->{}", rank_char(r)));
         spawn_text(
             &mut commands,
+            BoardPiece,
             format!("{need}  {h}/{FULL}"),
             pt(2.4 + f as f32, head - 14.0),
             small * 0.9,
@@ -476,7 +474,14 @@ fn redraw_board(
         );
         if let Some(v) = estimate_of(Target::Foundation(f as u8)) {
             let c = if v >= best { PICKED } else { label_color };
-            spawn_text(&mut commands, format!("{v:.2e}"), pt(2.4 + f as f32, head + CARD_H + 14.0), small, c);
+            spawn_text(
+                &mut commands,
+                BoardPiece,
+                format!("{v:.2e}"),
+                pt(2.4 + f as f32, head + CARD_H + 14.0),
+                small,
+                c,
+            );
         }
     }
 
@@ -500,10 +505,10 @@ fn redraw_board(
             spawn_rect(&mut commands, rect_center.with_z(0.5), Vec2::new(CARD_W + 8.0, height + 8.0) * scale, c);
         }
         spawn_rect(&mut commands, base.with_z(0.6), Vec2::new(CARD_W, CARD_H) * scale, SLOT);
-        spawn_text(&mut commands, format!("stack {s}"), pt(col, stack_top - 14.0), small, label_color);
+        spawn_text(&mut commands, BoardPiece, format!("stack {s}"), pt(col, stack_top - 14.0), small, label_color);
         if let Some(v) = estimate_of(Target::Stack(s as u8)) {
             let c = if v >= best { PICKED } else { label_color };
-            spawn_text(&mut commands, format!("{v:.2e}"), pt(col, stack_top - 32.0), small, c);
+            spawn_text(&mut commands, BoardPiece, format!("{v:.2e}"), pt(col, stack_top - 32.0), small, c);
         }
         for (k, &card) in stack.iter().enumerate() {
             let pos = at(col, stack_top + k as f32 * FAN, 1.0 + k as f32 * 0.01);
@@ -514,6 +519,7 @@ fn redraw_board(
             if let Some(f) = game.planner.label(card).filter(|_| game.settings.ai_plays) {
                 spawn_text(
                     &mut commands,
+                    BoardPiece,
                     format!("-{f}"),
                     pos + Vec3::new(CARD_W * 0.28 * scale, (CARD_H / 2.0 - 12.0) * scale, 0.005),
                     11.0 * scale.max(0.6),
@@ -550,6 +556,7 @@ fn redraw_board(
     let bottom = stack_top + CARD_H + deepest as f32 * FAN;
     spawn_text(
         &mut commands,
+        BoardPiece,
         status,
         Vec3::new(area.center.x, top_left.y - bottom * scale, 3.0),
         14.0 * scale.max(0.7),
@@ -597,16 +604,6 @@ fn spawn_card(commands: &mut Commands, card: Card, at: Vec3, scale: f32, face: O
             ));
         })
         .id()
-}
-
-fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color: Color) {
-    commands.spawn((
-        BoardPiece,
-        Text2d::new(text),
-        TextFont::from_font_size(size),
-        TextColor(color),
-        Transform::from_translation(at),
-    ));
 }
 
 fn animate_cards(time: Res<Time>, mut tweens: Query<(&mut Tween, &mut Transform)>) {

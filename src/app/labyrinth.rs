@@ -13,7 +13,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
 use crate::games::labyrinth::experiment::Match;
@@ -453,12 +453,8 @@ fn redraw(
     pieces: Query<Entity, With<LabPiece>>,
 ) {
     let Some(assets) = assets else { return };
-    if !game.redraw && !area.is_changed() {
+    if !clear_for_redraw(&mut commands, &mut game.redraw, &area, &pieces) {
         return;
-    }
-    game.redraw = false;
-    for e in &pieces {
-        commands.entity(e).despawn();
     }
     // Board 7 + arrows 2 wide, the spare and the players' list 3.5 more on the right.
     let content = Vec2::new(12.5 * CELL, 9.4 * CELL);

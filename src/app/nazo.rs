@@ -12,7 +12,7 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, side_panel, spawn_text};
 use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
 use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells};
 use super::{BuiltScreens, DemoMode, Screen};
@@ -414,12 +414,8 @@ fn redraw_board(
     pieces: Query<Entity, With<BoardPiece>>,
 ) {
     let Some(assets) = assets else { return };
-    if !game.redraw && !area.is_changed() {
+    if !clear_for_redraw(&mut commands, &mut game.redraw, &area, &pieces) {
         return;
-    }
-    game.redraw = false;
-    for e in &pieces {
-        commands.entity(e).despawn();
     }
     // The field plus a column of upcoming steps; rows for the goal above and the title below.
     let content = Vec2::new((WIDTH as f32 + 4.0) * CELL, (HEIGHT as f32 + 4.0) * CELL);
@@ -459,7 +455,14 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
     let first = next.map_or(game.puzzle.steps.len(), |(i, _)| i + usize::from(game.idle()));
     let mut row = HEIGHT as f32 - 1.0;
     let text_color = Color::srgb(0.85, 0.86, 0.9);
-    spawn_text(commands, "next".into(), at(WIDTH as f32 + 1.0, row + 0.8, 2.0), 14.0 * scale.max(0.6), text_color);
+    spawn_text(
+        commands,
+        BoardPiece,
+        "next".into(),
+        at(WIDTH as f32 + 1.0, row + 0.8, 2.0),
+        14.0 * scale.max(0.6),
+        text_color,
+    );
     for step in game.puzzle.steps.iter().skip(first).take(5) {
         match *step {
             Step::Pair(pair) => {
@@ -478,6 +481,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
                 let n: u32 = counts.iter().map(|&c| c as u32).sum();
                 spawn_text(
                     commands,
+                    BoardPiece,
                     format!("{n} garbage"),
                     at(WIDTH as f32 + 1.0, row, 2.0),
                     14.0 * scale.max(0.6),
@@ -490,6 +494,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
     let goal = format!("Goal: {}", game.puzzle.goal.describe());
     spawn_text(
         commands,
+        BoardPiece,
         goal,
         at(WIDTH as f32 / 2.0 + 1.5, HEIGHT as f32 + 2.5, 2.0),
         18.0 * scale.max(0.6),
@@ -499,6 +504,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
     let status = format!("{} - move {} of {}", game.title, game.moves.len().min(pairs), pairs);
     spawn_text(
         commands,
+        BoardPiece,
         status,
         at(WIDTH as f32 / 2.0 - 0.5, -0.9, 2.0),
         15.0 * scale.max(0.6),
@@ -507,6 +513,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
     if frame.link > 0 {
         spawn_text(
             commands,
+            BoardPiece,
             format!("{} chain!", frame.link),
             at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0, 3.0),
             34.0 * scale,
@@ -522,6 +529,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
         if let Some((text, color)) = banner {
             spawn_text(
                 commands,
+                BoardPiece,
                 text,
                 at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 + 2.0, 3.0),
                 30.0 * scale,
@@ -566,16 +574,6 @@ fn draw_cursor(
             ));
         }
     }
-}
-
-fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color: Color) {
-    commands.spawn((
-        BoardPiece,
-        Text2d::new(text),
-        TextFont::from_font_size(size),
-        TextColor(color),
-        Transform::from_translation(at),
-    ));
 }
 
 fn nazo_panel(mut contexts: EguiContexts, mut game: ResMut<NazoGame>, mut next: ResMut<NextState<Screen>>) -> Result {

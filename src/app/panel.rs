@@ -96,3 +96,32 @@ pub fn side_panel(
     });
     root
 }
+
+/// Starts a board redraw when its state asked for one (`redraw`) or the board area changed:
+/// despawns the old pieces and returns true; false when the picture is still current.
+pub fn clear_for_redraw<T: Component>(
+    commands: &mut Commands,
+    redraw: &mut bool,
+    area: &Res<BoardArea>,
+    pieces: &Query<Entity, With<T>>,
+) -> bool {
+    if !*redraw && !area.is_changed() {
+        return false;
+    }
+    *redraw = false;
+    for e in pieces {
+        commands.entity(e).despawn();
+    }
+    true
+}
+
+/// Spawns a line of board text (tagged `tag`, so the next redraw removes it).
+pub fn spawn_text(commands: &mut Commands, tag: impl Component, text: String, at: Vec3, size: f32, color: Color) {
+    commands.spawn((
+        tag,
+        Text2d::new(text),
+        TextFont::from_font_size(size),
+        TextColor(color),
+        Transform::from_translation(at),
+    ));
+}

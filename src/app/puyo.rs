@@ -11,7 +11,7 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, side_panel, spawn_text};
 use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::compile;
@@ -476,12 +476,8 @@ fn redraw_boards(
     pieces: Query<Entity, With<BoardPiece>>,
 ) {
     let Some(assets) = assets else { return };
-    if !game.redraw && !area.is_changed() {
+    if !clear_for_redraw(&mut commands, &mut game.redraw, &area, &pieces) {
         return;
-    }
-    game.redraw = false;
-    for e in &pieces {
-        commands.entity(e).despawn();
     }
     let sides = game.sides();
     // Each board is 6 cells wide plus 3 for the preview column, with a gap between boards.
@@ -535,10 +531,18 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: 
     if side.incoming() > 0 {
         status.push_str(&format!("\nincoming {}", side.incoming()));
     }
-    spawn_text(commands, status, at(WIDTH as f32 + 1.0, 4.0, 2.0), 16.0 * scale.max(0.6), Color::srgb(0.85, 0.86, 0.9));
+    spawn_text(
+        commands,
+        BoardPiece,
+        status,
+        at(WIDTH as f32 + 1.0, 4.0, 2.0),
+        16.0 * scale.max(0.6),
+        Color::srgb(0.85, 0.86, 0.9),
+    );
     let title = format!("board {} - {}", i + 1, game.settings.seats[i].label());
     spawn_text(
         commands,
+        BoardPiece,
         title,
         at(WIDTH as f32 / 2.0 - 0.5, -0.9, 2.0),
         16.0 * scale.max(0.6),
@@ -548,6 +552,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: 
         let chain = format!("{} chain!", frame.link);
         spawn_text(
             commands,
+            BoardPiece,
             chain,
             at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0, 3.0),
             34.0 * scale,
@@ -557,6 +562,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: 
     if game.is_over() && (side.dead || !game.settings.versus) {
         spawn_text(
             commands,
+            BoardPiece,
             "game over".into(),
             at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 + 1.5, 3.0),
             30.0 * scale,
@@ -629,16 +635,6 @@ fn draw_preview(
             ));
         }
     }
-}
-
-fn spawn_text(commands: &mut Commands, text: String, at: Vec3, size: f32, color: Color) {
-    commands.spawn((
-        BoardPiece,
-        Text2d::new(text),
-        TextFont::from_font_size(size),
-        TextColor(color),
-        Transform::from_translation(at),
-    ));
 }
 
 fn puyo_panel(mut contexts: EguiContexts, mut game: ResMut<PuyoGame>, mut next: ResMut<NextState<Screen>>) -> Result {

@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, weights_for};
@@ -311,12 +311,8 @@ fn redraw_board(
     area: Res<BoardArea>,
     pieces: Query<Entity, With<TilePiece>>,
 ) {
-    if !game.redraw && !area.is_changed() {
+    if !clear_for_redraw(&mut commands, &mut game.redraw, &area, &pieces) {
         return;
-    }
-    game.redraw = false;
-    for e in &pieces {
-        commands.entity(e).despawn();
     }
     let layout = game.game.layout.clone();
     let geo = Geometry::of(&layout, &area);
