@@ -4,6 +4,7 @@
 //! gallery with their type metrics. Solver and generator run as `AiJob`s.
 
 use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use bevy::prelude::*;
@@ -21,12 +22,12 @@ use crate::games::nazo::generator::{GenParams, Generated, Method, Target, genera
 use crate::games::nazo::io::{ishikawa, parse_any, pon2};
 use crate::games::nazo::metrics::{Metrics, compute};
 use crate::games::nazo::puzzle::{Puzzle, Step, placement_pon2};
-use crate::games::nazo::sets::{Set, bundled};
+use crate::games::nazo::sets::{Set, bundled, from_ron, to_ron};
 use crate::games::nazo::sim::replay;
 use crate::games::nazo::solver::{SolveOptions, Solved, solve};
 use crate::games::puyo::rules::{Field, HEIGHT, Placement, Rotation, WIDTH};
 use crate::lab::rng::GameRng;
-use crate::lab::runner::SharedProgress;
+use crate::lab::runner::{SharedProgress, write_atomic};
 
 /// Side of one cell in world units (before the board's scale).
 const CELL: f32 = 40.0;
@@ -96,10 +97,17 @@ struct NazoGame {
 
 impl NazoGame {
     fn new(demo: bool) -> Self {
-        let (sets, error) = match bundled() {
+        let (mut sets, mut error) = match bundled() {
             Ok(s) => (s, None),
             Err(e) => (Vec::new(), Some(format!("bundled sets: {e}"))),
         };
+        // Galleries saved earlier come after the bundled sets; a broken file is named, not fatal.
+        for set in saved_sets() {
+            match set {
+                Ok(set) => sets.push(set),
+                Err(e) => error = Some(format!("{e:#}")),
+            }
+        }
         let params = GenParams { max_candidates: 20_000, ..GenParams::default() };
         let mut game = NazoGame {
             sets,
@@ -760,8 +768,63 @@ fn generator_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
     game.gen_job.status_ui(ui);
 }
 
+/// Where saved galleries live: one RON set per file, in the format of `levels/nazo/`.
+fn gallery_dir() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("asobi").join("nazo"))
+}
+
+/// The galleries saved in [`gallery_dir`], oldest first.
+fn saved_sets() -> Vec<anyhow::Result<Set>> {
+    let Some(entries) = gallery_dir().and_then(|d| std::fs::read_dir(d).ok()) else { return Vec::new() };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|path| {
+            let text = crate::levels::read_user_file(path)?;
+            from_ron(&path.display().to_string(), &text)
+        })
+        .collect()
+}
+
+/// Saves the gallery as a new set file and adds it to the set picker.
+fn save_gallery(game: &mut NazoGame) {
+    let Some(dir) = gallery_dir() else {
+        game.error = Some("no user data folder on this system to save the gallery in".into());
+        return;
+    };
+    // Galleries are numbered; never overwrite an earlier one.
+    let number = (1..).find(|n| !dir.join(format!("gallery-{n}.ron")).exists()).expect("a free number");
+    let name = format!("Gallery {number}");
+    let puzzles: Vec<(String, Puzzle)> = game
+        .gallery
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (format!("generated #{}", i + 1), item.generated.puzzle.clone()))
+        .collect();
+    let path = dir.join(format!("gallery-{number}.ron"));
+    let text = to_ron(&name, "asobi desktop generator", &puzzles);
+    let saved =
+        std::fs::create_dir_all(&dir).map_err(anyhow::Error::from).and_then(|_| write_atomic(&path, text.as_bytes()));
+    match saved {
+        Ok(()) => {
+            game.log(format!("saved {} puzzles to {}", puzzles.len(), path.display()));
+            game.sets.push((name, puzzles));
+        }
+        Err(e) => game.error = Some(format!("saving {}: {e:#}", path.display())),
+    }
+}
+
 fn gallery_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
-    ui.label(egui::RichText::new(format!("gallery ({})", game.gallery.len())).strong());
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(format!("gallery ({})", game.gallery.len())).strong());
+        if !game.gallery.is_empty() && ui.button("save as a set").clicked() {
+            save_gallery(game);
+        }
+    });
     let mut load = None;
     for (i, item) in game.gallery.iter().enumerate().rev() {
         let p = &item.generated.puzzle;
