@@ -1,10 +1,11 @@
 //! Nazo Puyo whole-program tests: the bundled competition puzzles, the command line, the
 //! generation experiment's determinism and its JSON contract.
 
-use asobi::games::nazo::cli::{self, Command, SolveBatchArgs, read_puzzle};
+use asobi::games::nazo::cli::{self, Command, MetricsArgs, SolveArgs, SolveBatchArgs, read_puzzle};
 use asobi::games::nazo::experiment::GenerateExperiment;
 use asobi::games::nazo::generator::{GenParams, Method, Target};
 use asobi::games::nazo::io::{ishikawa, parse_any, pon2};
+use asobi::games::nazo::metrics::compute;
 use asobi::games::nazo::puzzle::parse_placement_pon2;
 use asobi::games::nazo::sets::bundled;
 use asobi::games::nazo::sim::replay;
@@ -77,9 +78,40 @@ fn generation_experiment_is_deterministic_and_keeps_its_contract() {
     for r in &a {
         let p = pon2::parse(r.pon2.as_ref().unwrap()).unwrap();
         let back = parse_any(&ishikawa::write(&p).unwrap()).unwrap();
-        assert_eq!(solve(&back, SolveOptions::default()).count, 1);
+        assert_eq!(solve(&back, SolveOptions::default()).distinct, 1);
         // The recorded solution may be the mirror-image placement of a same-colour pair.
         let recorded: Vec<_> = r.solution.iter().filter_map(|x| parse_placement_pon2(x)).collect();
         assert_eq!(replay(&back, &recorded).solved_at, Some(1));
     }
+}
+
+#[test]
+fn solve_and_metrics_commands_keep_their_contract() {
+    let q = "field=0_o.....y.....y....oo....yy....gb..o.obbyy&steps=byby&goal=0_0_3_0_";
+    let output = OutputOptions { json: true, quiet: true };
+    let solve_args = SolveArgs { puzzle: q.into(), first: true, timeout_ms: Some(10_000), output: output.clone() };
+    cli::run(Command::Solve(solve_args)).unwrap();
+    let metrics_args =
+        MetricsArgs { puzzle: q.into(), budget: 10_000, template_threshold: 0.6, output: output.clone() };
+    cli::run(Command::Metrics(metrics_args)).unwrap();
+    let bad = MetricsArgs { puzzle: q.into(), budget: 10_000, template_threshold: 2.0, output };
+    assert!(cli::run(Command::Metrics(bad)).is_err());
+    // The JSON of `metrics`: the five types with the spec's proxies.
+    let p = pon2::parse(q).unwrap();
+    let s = solve(&p, SolveOptions::default());
+    let m = serde_json::to_value(compute(&p, &s.solutions[0]).unwrap()).unwrap();
+    for (ty, key) in [
+        ("type1", "isolated_ratio"),
+        ("type1", "group_pieces"),
+        ("type2", "m2"),
+        ("type2", "near_component_pairs"),
+        ("type3", "m3a"),
+        ("type3", "greedy_link_distance"),
+        ("type3", "near_miss_share"),
+        ("type4", "is_type4"),
+        ("type5", "is_type5"),
+    ] {
+        assert!(m[ty].get(key).is_some(), "{ty}.{key} in {m}");
+    }
+    assert_eq!(m["type2"]["sequences"], 484, "every sequence of both pairs");
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::log::GameLog;
 use super::oracle::{self, Action};
-use super::plan::{LargePairs, Plan, Table, estimate};
+use super::plan::{Plan, Table, estimate};
 use super::rules::{Card, Deal, FOUNDATIONS, Game, Observation, RuleError, Target, next_rank, rank_char};
 
 /// A player's choice for one turn: where the drawn card goes, then the stack tops it plays.
@@ -45,16 +45,15 @@ pub struct PlannerParams {
     pub plans: usize,
     /// 0 or 1.
     pub lookahead: u8,
-    /// Two-foundation stack games with more stock cards than this are not solved exactly but
-    /// valued by `large_pairs` (an asobi bound on time; 24 = always exact).
+    /// Two-foundation stack games are solved exactly on at most `pair_limit / 2` stock cards
+    /// of each foundation; longer chains get the reduction factor of their tails (see
+    /// [`estimate`]). An asobi bound on time: 24 = always exact.
     pub pair_limit: usize,
-    /// How those larger pairs are valued; `None` = [`LargePairs::for_stacks`].
-    pub large_pairs: Option<LargePairs>,
 }
 
 impl Default for PlannerParams {
     fn default() -> Self {
-        PlannerParams { plans: 200, lookahead: 1, pair_limit: 12, large_pairs: None }
+        PlannerParams { plans: 200, lookahead: 1, pair_limit: 6 }
     }
 }
 
@@ -115,9 +114,9 @@ impl Planner {
                 beam.iter().flat_map(|p| p.free_slots(table, card.rank).map(move |f| p.with(card, f))).collect()
             }
         };
-        let large = self.params.large_pairs.unwrap_or_else(|| LargePairs::for_stacks(table.stacks.len()));
+        let window = self.params.pair_limit / 2;
         let mut scored: Vec<(f64, Plan)> =
-            children.into_iter().map(|p| (estimate(&after, &p, self.params.pair_limit, large).value, p)).collect();
+            children.into_iter().map(|p| (estimate(&after, &p, window).score, p)).collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let value = scored.first().map_or(0.0, |s| s.0);
         let mut beam = dedup(scored.into_iter().map(|(_, p)| p), self.params.plans);

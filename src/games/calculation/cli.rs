@@ -7,7 +7,6 @@ use super::ai::{Planner, PlannerParams, play_deal};
 use super::experiment::{Oracle, Play};
 use super::log::GameLog;
 use super::oracle::DEFAULT_BUDGET;
-use super::plan::LargePairs;
 use super::rules::{Deal, MAX_STACKS};
 use super::stack_game;
 use crate::lab::runner::{BatchOptions, OutputOptions, print_result, run_cli};
@@ -31,14 +30,11 @@ pub struct PlayerArgs {
     /// Lookahead level: 0 or 1.
     #[arg(long, default_value_t = 1)]
     pub lookahead: u8,
-    /// Two-foundation stack games with more stock cards than this are not solved exactly but
-    /// valued by --large-pairs (24 = always exact; slower at the start of a game).
+    /// Two-foundation stack games are solved exactly on the last pair_limit/2 stock cards of
+    /// each foundation; longer foundations get the reduction factor of those tails (24 = always
+    /// exact; much slower at the start of a game).
     #[arg(long, default_value_t = PlannerParams::default().pair_limit)]
     pub pair_limit: usize,
-    /// How those larger pairs are valued: `tail` (pair factor of the chains' tails) or `one`
-    /// (pair factor 1). Default: the better one for the stack count.
-    #[arg(long, value_enum)]
-    pub large_pairs: Option<LargePairs>,
 }
 
 impl PlayerArgs {
@@ -46,12 +42,7 @@ impl PlayerArgs {
         ensure!(self.plans >= 1, "--plans must be at least 1");
         ensure!(self.lookahead <= 1, "--lookahead must be 0 or 1, not {}", self.lookahead);
         ensure!(self.pair_limit <= 24, "--pair-limit must be at most 24 (two foundations of 12 cards)");
-        Ok(PlannerParams {
-            plans: self.plans,
-            lookahead: self.lookahead,
-            pair_limit: self.pair_limit,
-            large_pairs: self.large_pairs,
-        })
+        Ok(PlannerParams { plans: self.plans, lookahead: self.lookahead, pair_limit: self.pair_limit })
     }
 }
 

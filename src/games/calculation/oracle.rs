@@ -52,7 +52,7 @@ const LIMITS: [u8; 9] = [0, 1, 2, 3, 4, 6, 8, 12, UNLIMITED];
 const UNLIMITED: u8 = u8::MAX;
 
 /// The player whose win, when it wins, is taken as the witness before any search.
-const WITNESS_PLAYER: PlannerParams = PlannerParams { plans: 50, lookahead: 0, pair_limit: 12, large_pairs: None };
+const WITNESS_PLAYER: PlannerParams = PlannerParams { plans: 50, lookahead: 0, pair_limit: 6 };
 
 /// Decides the deal for `stacks` stacks: first the assignment-plan player plays it (its win
 /// is a witness), then the search runs within `budget` nodes (all passes together).

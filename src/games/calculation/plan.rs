@@ -3,8 +3,6 @@
 //! success is approximated from exact 1- and 2-foundation values:
 //! P ≈ Π_{i<j} p_ij / (Π_i p_i)².
 
-use serde::{Deserialize, Serialize};
-
 use super::rules::{Card, DECK, FOUNDATIONS, FULL, next_rank, slot_of};
 use super::stack_game::{MAX_CHAIN, Position};
 
@@ -117,27 +115,6 @@ impl Table {
     }
 }
 
-/// How a two-foundation stack game with more stock cards than the pair limit is valued
-/// (an asobi bound on time; the paper solves every pair exactly).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum LargePairs {
-    /// The pair factor p_ij / (p_i·p_j) of the pair cut down to the limit, keeping the tails
-    /// of both chains (where the stacks' constraints gather).
-    Tail,
-    /// Pair factor 1: the two foundations taken as independent.
-    One,
-}
-
-impl LargePairs {
-    /// The better rule for `stacks` stacks, measured with `calc play --plans 50 --lookahead 0
-    /// --deals 200 --large-pairs tail|one`: 3 stacks 53.5% (tail) vs 34.5% (one), 4 stacks
-    /// 54.5% (tail) vs 85.0% (one); the tail factor over-penalises 4-stack positions.
-    pub fn for_stacks(stacks: usize) -> LargePairs {
-        if stacks >= 4 { LargePairs::One } else { LargePairs::Tail }
-    }
-}
-
 /// The stack-game values of one table under one plan.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
@@ -147,18 +124,33 @@ pub struct Estimate {
     pub pair: [f64; 6],
     /// The combined 4-foundation estimate.
     pub value: f64,
+    /// What the player ranks plans and moves by: `value`, except that a foundation or a pair
+    /// the stack game calls lost counts as a factor [`LOST`] instead of 0 (see there).
+    pub score: f64,
 }
+
+/// The factor a lost foundation or pair contributes to [`Estimate::score`]. The stack game
+/// is pessimistic (the foundations' next cards come last), so a position it calls lost under
+/// every kept plan is often still won in play; scoring such positions 0 would leave the player
+/// choosing blindly for the rest of the game. With this factor it still prefers fewer lost
+/// components, then better other ones (the spec's open tie-breaking decision, §10.6).
+pub const LOST: f64 = 1e-30;
 
 const PAIRS: [(usize, usize); 6] = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
 
 impl Estimate {
-    const ZERO: Estimate = Estimate { single: [0.0; FOUNDATIONS], pair: [0.0; 6], value: 0.0 };
+    const ZERO: Estimate = Estimate { single: [0.0; FOUNDATIONS], pair: [0.0; 6], value: 0.0, score: 0.0 };
 }
 
-/// Evaluates `table` under `plan` after the plan's own cascade (spec §4 conversion). Pairs
-/// whose stock holds more than `pair_limit` cards are not solved exactly but valued by
-/// `large` (see [`LargePairs`]).
-pub fn estimate(table: &Table, plan: &Plan, pair_limit: usize, large: LargePairs) -> Estimate {
+/// Evaluates `table` under `plan` after the plan's own cascade (spec §4 conversion).
+///
+/// A pair is solved exactly when each of its chains holds at most `window` stock cards. A
+/// longer chain is cut to its last `window` cards (where the stacks' constraints gather) and
+/// the pair gets the reduction factor p_ij / (p_i·p_j) of the cut pair, times the exact p_i·p_j
+/// (the paper's own assumption: the factor an edge causes does not change when other cards
+/// are added). The cut depends on each chain alone, so the options of one decision, which
+/// differ only at the chains' heads, are valued on the same tail cards.
+pub fn estimate(table: &Table, plan: &Plan, window: usize) -> Estimate {
     let stacks = table.stacks.len();
     let mut heights = table.foundations;
     let mut tops: Vec<usize> = table.stacks.iter().map(Vec::len).collect();
@@ -231,52 +223,40 @@ pub fn estimate(table: &Table, plan: &Plan, pair_limit: usize, large: LargePairs
         debug_assert!(chain.len() <= MAX_CHAIN);
         *single = Position::single(stacks, chain).value();
     }
-    let product: f64 = est.single.iter().product();
-    if product == 0.0 {
-        return est;
-    }
     let cross = |a: usize, b: usize| -> Vec<u8> {
         chain_nodes[a]
             .iter()
             .map(|&x| chain_nodes[b].iter().position(|&y| succ[x] >> y & 1 == 1).unwrap_or(chain_nodes[b].len()) as u8)
             .collect()
     };
-    let mut pairs = 1.0;
+    // score = Π p_i · Π p_ij / (p_i·p_j), with LOST for a lost foundation (its pairs then
+    // count 1) or a lost pair of live foundations.
+    let mut score: f64 = est.single.iter().map(|&p| p.max(LOST)).product();
     for (k, &(a, b)) in PAIRS.iter().enumerate() {
         let (ca, cb) = (cross(a, b), cross(b, a));
-        est.pair[k] = if masks[a].len() + masks[b].len() <= pair_limit {
+        let (la, lb) = (masks[a].len(), masks[b].len());
+        let (oa, ob) = (la.saturating_sub(window), lb.saturating_sub(window));
+        est.pair[k] = if oa == 0 && ob == 0 {
             Position::pair(stacks, &masks[a], &masks[b], &ca, &cb).value()
-        } else if large == LargePairs::One {
-            est.single[a] * est.single[b]
         } else {
-            // Too big to solve here: the pair factor of the last `pair_limit` cards in
-            // foundation order (where the stacks' constraints gather).
-            let (na, nb) = split_limit(masks[a].len(), masks[b].len(), pair_limit);
-            let (oa, ob) = (masks[a].len() - na, masks[b].len() - nb);
             let shift = |c: &[u8], from: usize, off: usize| {
                 c[from..].iter().map(|&x| x.saturating_sub(off as u8)).collect::<Vec<u8>>()
             };
             let (ta, tb) = (&masks[a][oa..], &masks[b][ob..]);
-            let head = Position::pair(stacks, ta, tb, &shift(&ca, oa, ob), &shift(&cb, ob, oa));
+            let tails = Position::pair(stacks, ta, tb, &shift(&ca, oa, ob), &shift(&cb, ob, oa));
             let (ha, hb) = (Position::single(stacks, ta).value(), Position::single(stacks, tb).value());
-            let factor = if ha * hb > 0.0 { head.value() / (ha * hb) } else { 1.0 };
+            let factor = if ha * hb > 0.0 { tails.value() / (ha * hb) } else { 1.0 };
             est.single[a] * est.single[b] * factor
         };
-        pairs *= est.pair[k];
+        let (pa, pb) = (est.single[a], est.single[b]);
+        if pa > 0.0 && pb > 0.0 {
+            score *= if est.pair[k] > 0.0 { est.pair[k] / (pa * pb) } else { LOST };
+        }
     }
-    est.value = pairs / (product * product);
+    est.score = score;
+    let lost = est.single.iter().chain(&est.pair).any(|&p| p == 0.0);
+    est.value = if lost { 0.0 } else { score };
     est
-}
-
-/// How many cards of two chains of `a` and `b` cards to keep so that at most `limit` remain:
-/// the longer chain is cut first, then both alike.
-fn split_limit(a: usize, b: usize, limit: usize) -> (usize, usize) {
-    let half = limit / 2;
-    match (a <= half, b <= half) {
-        (true, _) => (a, (limit - a).min(b)),
-        (_, true) => ((limit - b).min(a), b),
-        _ => (half, limit - half),
-    }
 }
 
 #[cfg(test)]
@@ -309,7 +289,7 @@ mod tests {
         // Spec §4: 3 stacks, 29 stock cards, P = 0.007281463 in the paper.
         let (table, plan) =
             table_with_plan([2, 4, 0, 3], &["8-2 5-2 Q-2 A-1", "9-1 A-3 Q-0 J-0 6-3", "K-3 K-1 9-3 5-3 J-1"]);
-        let e = estimate(&table, &plan, 24, LargePairs::Tail);
+        let e = estimate(&table, &plan, MAX_CHAIN);
         let single = [0.3910466, 0.8333333, 0.06856813, 0.9583333];
         let pair = [0.2739771, 0.01547976, 0.3513412, 0.05273561, 0.7986111, 0.05320396];
         for (f, (got, want)) in e.single.iter().zip(single).enumerate() {
@@ -325,10 +305,10 @@ mod tests {
     fn a_cycle_or_a_blocked_card_scores_zero() {
         // 6-0 on top of 7-0 is fine.
         let (ok, plan) = table_with_plan([0; 4], &["7-0 6-0", "", ""]);
-        assert!(estimate(&ok, &plan, 10, LargePairs::Tail).value > 0.0);
+        assert!(estimate(&ok, &plan, 5).value > 0.0);
         // 6-0 under 7-0 can never be freed.
         let (bad, plan) = table_with_plan([0; 4], &["6-0 7-0", "", ""]);
-        assert_eq!(estimate(&bad, &plan, 10, LargePairs::Tail).value, 0.0);
+        assert_eq!(estimate(&bad, &plan, 5).value, 0.0);
     }
 
     #[test]

@@ -8,10 +8,11 @@
 //! staircase: `cross[c][i]` = the first card of the other chain that card i of chain c must
 //! precede. This makes positions small `Copy` values and the successor rule a few loops.
 //!
-//! Values are exact (f64) and memoized per thread under a canonical key: stacks relabelled by
-//! sorting their columns (permutations of stacks) and the two chains in either order. The key
-//! keeps chain identity, which is sound for caching (spec §10.2) but coarser than the full
-//! DAG isomorphism of Tables 1–2 (see the tests for which table entries it reproduces).
+//! Values are exact (f64) and memoized per thread under a canonical 91-bit key: stacks
+//! relabelled by sorting their signatures (permutations of stacks) and the two chains in
+//! either order. The key keeps chain identity, which is sound for caching (spec §10.2) but
+//! coarser than the full DAG isomorphism of Tables 1–2 (see the tests for which table entries
+//! it reproduces).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -21,7 +22,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub const MAX_STACKS: usize = 4;
 /// Longest chain: a foundation's 13 slots less its next card (the head rule).
 pub const MAX_CHAIN: usize = 12;
-/// Cached positions per thread before the cache is cleared (about 48 bytes each).
+/// Cached positions per thread before the cache is cleared (about 30 bytes each).
 const CACHE_LIMIT: usize = 1 << 24;
 
 /// A stack-game position over one or two foundations.
@@ -108,61 +109,51 @@ impl Position {
         p
     }
 
-    /// The cache key with stacks relabelled canonically and chains in order `(c0, 1 − c0)`.
-    fn key_from(&self, c0: usize) -> Key {
-        let order = [c0, 1 - c0];
-        // Column signature of each stack: which cards forbid it. Sorting the columns makes a
-        // key that is the same for every permutation of the stacks.
-        let mut sig = [(0u32, 0u8); MAX_STACKS];
-        for (s, entry) in sig.iter_mut().enumerate().take(self.stacks as usize) {
+    /// Each stack's signature: where it first becomes forbidden in chain 0 (low nibble) and
+    /// chain 1 (high nibble), the chain's length when nowhere. Masks are nested along a chain,
+    /// so two stacks with the same signature are interchangeable.
+    fn signatures(&self) -> [u8; MAX_STACKS] {
+        let mut sig = [0u8; MAX_STACKS];
+        for c in 0..2 {
+            let len = self.len[c] as usize;
+            for (s, entry) in sig.iter_mut().enumerate().take(self.stacks as usize) {
+                let first = (0..len).find(|&i| self.mask[c][i] >> s & 1 == 1).unwrap_or(len);
+                *entry |= (first as u8) << (4 * c);
+            }
+        }
+        sig
+    }
+
+    /// The cache key with chains in order `(c0, 1 − c0)`, packed into 91 bits: the lengths,
+    /// the sorted stack signatures (a canonical relabelling of the stacks) and each cross
+    /// staircase in unary (a 1 per step of the other chain, a 0 per card: at most
+    /// `len[0] + len[1]` bits).
+    fn key_from(&self, c0: usize, sig: &[u8; MAX_STACKS]) -> Key {
+        let stacks = self.stacks as usize;
+        let mut sorted = [0u8; MAX_STACKS];
+        for (to, &x) in sorted.iter_mut().zip(&sig[..stacks]) {
+            *to = if c0 == 0 { x } else { x.rotate_left(4) };
+        }
+        sorted[..stacks].sort_unstable();
+        let mut key = self.stacks as u128 | (self.len[c0] as u128) << 3 | (self.len[1 - c0] as u128) << 7;
+        for (s, &x) in sorted.iter().enumerate() {
+            key |= (x as u128) << (11 + 8 * s);
+        }
+        for (k, c) in [c0, 1 - c0].into_iter().enumerate() {
             let mut bits = 0u32;
-            for &c in &order {
-                for i in 0..self.len[c] as usize {
-                    bits = bits << 1 | (self.mask[c][i] >> s & 1) as u32;
-                }
+            let (mut pos, mut prev) = (0u32, 0u8);
+            for &x in &self.cross[c][..self.len[c] as usize] {
+                bits |= ((1u32 << (x - prev)) - 1) << pos;
+                pos += (x - prev) as u32 + 1;
+                prev = x;
             }
-            *entry = (bits, s as u8);
+            key |= (bits as u128) << (43 + 24 * k);
         }
-        sig[..self.stacks as usize].sort_unstable_by(|a, b| b.cmp(a));
-        let mut relabel = [0u8; MAX_STACKS];
-        for (new, &(_, old)) in sig.iter().enumerate().take(self.stacks as usize) {
-            relabel[old as usize] = new as u8;
-        }
-        let remap =
-            |m: u8| (0..self.stacks).filter(|&s| m >> s & 1 == 1).fold(0u8, |acc, s| acc | 1 << relabel[s as usize]);
-        let mut lo = self.stacks as u128 | (self.len[c0] as u128) << 4 | (self.len[1 - c0] as u128) << 8;
-        let mut hi = 0u128;
-        for (k, &c) in order.iter().enumerate() {
-            for i in 0..self.len[c] as usize {
-                lo |= (remap(self.mask[c][i]) as u128) << (12 + 4 * (MAX_CHAIN * k + i));
-                hi |= (self.cross[c][i] as u128) << (4 * (MAX_CHAIN * k + i));
-            }
-        }
-        Key(lo, hi)
+        Key(key as u64, (key >> 64) as u32)
     }
 
-    fn key(&self) -> Key {
-        if self.len[1] == 0 { self.key_from(0) } else { self.key_from(0).min(self.key_from(1)) }
-    }
-
-    /// Stacks that are interchangeable in this position (the same forbidden column) give the
-    /// same value: only the first of each class needs trying.
-    fn distinct_stacks(&self) -> Vec<u8> {
-        let column = |s: u8| {
-            (0..2)
-                .flat_map(|c| (0..self.len[c] as usize).map(move |i| (c, i)))
-                .fold(0u32, |acc, (c, i)| acc << 1 | (self.mask[c][i] >> s & 1) as u32)
-        };
-        let mut seen: Vec<u32> = Vec::new();
-        let mut out = Vec::new();
-        for s in 0..self.stacks {
-            let col = column(s);
-            if !seen.contains(&col) {
-                seen.push(col);
-                out.push(s);
-            }
-        }
-        out
+    fn key(&self, sig: &[u8; MAX_STACKS]) -> Key {
+        if self.len[1] == 0 { self.key_from(0, sig) } else { self.key_from(0, sig).min(self.key_from(1, sig)) }
     }
 
     /// The exact success probability under best play: memoized exhaustive search.
@@ -173,16 +164,18 @@ impl Position {
         if self.dead() {
             return 0.0;
         }
-        let key = self.key();
+        let sig = self.signatures();
+        let key = self.key(&sig);
         if let Some(v) = CACHE.with(|c| c.borrow().get(&key).copied()) {
             return v;
         }
-        let stacks = self.distinct_stacks();
+        // Only the first of each class of interchangeable stacks needs trying.
+        let stacks = (0..self.stacks).filter(|&s| !sig[..s as usize].contains(&sig[s as usize]));
         let mut sum = 0.0;
         for c in 0..2 {
             for i in 0..self.len[c] as usize {
                 let mut best = 0.0f64;
-                for &s in &stacks {
+                for s in stacks.clone() {
                     if self.mask[c][i] >> s & 1 == 0 {
                         best = best.max(self.place(c, i, s).value());
                         if best == 1.0 {
@@ -210,7 +203,7 @@ impl Position {
         let mut seen = std::collections::HashSet::new();
         let mut todo = vec![*self];
         while let Some(p) = todo.pop() {
-            if p.cards() == 0 || p.dead() || !seen.insert(p.key()) {
+            if p.cards() == 0 || p.dead() || !seen.insert(p.key(&p.signatures())) {
                 continue;
             }
             for c in 0..2 {
@@ -228,7 +221,7 @@ impl Position {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-struct Key(u128, u128);
+struct Key(u64, u32);
 
 /// A multiply-xorshift hasher: the keys are already dense bit patterns.
 #[derive(Default)]
@@ -246,9 +239,8 @@ impl Hasher for KeyHasher {
     fn write_u64(&mut self, x: u64) {
         self.0 = crate::lab::rng::mix64(self.0 ^ x);
     }
-    fn write_u128(&mut self, x: u128) {
+    fn write_u32(&mut self, x: u32) {
         self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
     }
 }
 
@@ -361,6 +353,45 @@ mod tests {
             let (succ, forbid) = as_dag(&p);
             let want = brute(p.stacks, succ, forbid);
             assert!((p.value() - want).abs() < 1e-12, "{p:?}: {} vs brute {want}", p.value());
+        }
+    }
+
+    /// Random valid positions of up to 7 cards (nested masks, acyclic closed staircases whose
+    /// forbidden sets grow along every edge) against the definition.
+    #[test]
+    fn matches_brute_force_on_random_instances() {
+        use rand::Rng;
+        let mut rng = crate::lab::rng::game_rng(5, 0);
+        let mut checked = 0;
+        while checked < 300 {
+            let stacks = rng.random_range(2..=3u8);
+            let (la, lb) = (rng.random_range(0..=4usize), rng.random_range(0..=3usize));
+            let firsts = |rng: &mut crate::lab::rng::GameRng, l: usize| -> Vec<u8> {
+                let f: Vec<usize> = (0..stacks).map(|_| rng.random_range(0..=l + 2).min(l)).collect();
+                (0..l).map(|i| (0..stacks).filter(|&s| f[s as usize] <= i).fold(0u8, |m, s| m | 1 << s)).collect()
+            };
+            let (ma, mb) = (firsts(&mut rng, la), firsts(&mut rng, lb));
+            let stairs = |rng: &mut crate::lab::rng::GameRng, l: usize, o: usize| -> Vec<u8> {
+                let mut v: Vec<u8> = (0..l).map(|_| rng.random_range(0..=o + 2).min(o) as u8).collect();
+                v.sort_unstable();
+                v
+            };
+            let (ca, cb) = (stairs(&mut rng, la, lb), stairs(&mut rng, lb, la));
+            let p = Position::pair(stacks as usize, &ma, &mb, &ca, &cb);
+            let (succ, forbid) = as_dag(&p);
+            let n = succ.len();
+            // Keep acyclic positions whose forbidden sets grow along every edge.
+            if (0..n).any(|x| succ[x] >> x & 1 == 1) {
+                continue;
+            }
+            let closed = (0..n).all(|x| (0..n).all(|y| succ[x] >> y & 1 == 0 || (succ[y] & !succ[x]) == 0));
+            let nested = (0..n).all(|x| (0..n).all(|y| succ[x] >> y & 1 == 0 || forbid[x] & !forbid[y] == 0));
+            if !closed || !nested {
+                continue;
+            }
+            let want = brute(stacks, succ, forbid);
+            assert!((p.value() - want).abs() < 1e-12, "{p:?}: {} vs brute {want}", p.value());
+            checked += 1;
         }
     }
 

@@ -15,7 +15,7 @@ use crate::lab::stats::{median, quantile};
 use super::experiment::{GenerateExperiment, GenerateRecord};
 use super::generator::{GenParams, Method, Target, Type4Field};
 use super::io::{ishikawa, parse_any, pon2};
-use super::metrics::compute;
+use super::metrics::{MetricsOptions, compute, compute_with};
 use super::puzzle::{Puzzle, parse_placement_pon2, placement_pon2};
 use super::sets::to_ron;
 use super::solver::{SolveOptions, solve};
@@ -92,6 +92,12 @@ pub struct GenerateArgs {
 pub struct MetricsArgs {
     /// A pon2 query, an IshikawaPuyo URL, or a file whose first non-comment line is one.
     pub puzzle: String,
+    /// Most placements M2 and M3c play over all sequences; beyond it they cover fewer pairs.
+    #[arg(long, default_value_t = MetricsOptions::default().budget)]
+    pub budget: u64,
+    /// M3a similarity (0-1) from which a template counts as suggesting a chain order.
+    #[arg(long, default_value_t = MetricsOptions::default().template_threshold)]
+    pub template_threshold: f64,
     #[command(flatten)]
     pub output: OutputOptions,
 }
@@ -100,7 +106,9 @@ pub struct MetricsArgs {
 pub struct SolveArgs {
     /// A pon2 query, an IshikawaPuyo URL, or a file whose first non-comment line is one.
     pub puzzle: String,
-    /// Stop at the first solution.
+    /// Stop at the first solution. `solutions` counts placement sequences (a same-colour
+    /// pair's mirror placements are one); `distinct_solutions` counts them up to transposition
+    /// (same solving step, same firing field, same earlier pops).
     #[arg(long)]
     pub first: bool,
     /// Give up after this many milliseconds (the verdict is then unproven).
@@ -166,6 +174,7 @@ fn solve_one(a: SolveArgs) -> anyhow::Result<()> {
     let result = json!({
         "solved": s.count > 0,
         "solutions": s.count,
+        "distinct_solutions": s.distinct,
         "first_solution": first,
         "nodes": s.nodes,
         "ms": ms,
@@ -207,9 +216,10 @@ fn solve_batch(a: SolveBatchArgs) -> anyhow::Result<()> {
         };
         if a.verbose {
             eprintln!(
-                "{}:{line}: {verdict}, {} solutions, {} steps, {} nodes, {ms:.1} ms",
+                "{}:{line}: {verdict}, {} solutions ({} distinct), {} steps, {} nodes, {ms:.1} ms",
                 a.file.display(),
                 s.count,
+                s.distinct,
                 puzzle.steps.len(),
                 s.nodes
             );
@@ -235,7 +245,11 @@ fn metrics(a: MetricsArgs) -> anyhow::Result<()> {
     let puzzle = read_puzzle(&a.puzzle)?;
     let s = solve(&puzzle, SolveOptions { stop_after: Some(1), keep: Some(1), timeout: None });
     let Some(solution) = s.solutions.first() else { bail!("{}: the puzzle has no solution, so no metrics", a.puzzle) };
-    let m = compute(&puzzle, solution).map_err(anyhow::Error::msg)?;
+    if !(0.0..=1.0).contains(&a.template_threshold) {
+        bail!("--template-threshold must be between 0 and 1 (got {})", a.template_threshold);
+    }
+    let opts = MetricsOptions { budget: a.budget, template_threshold: a.template_threshold };
+    let m = compute_with(&puzzle, solution, &opts).map_err(anyhow::Error::msg)?;
     print_result(&serde_json::to_value(m)?, &a.output);
     Ok(())
 }

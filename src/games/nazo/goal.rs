@@ -129,6 +129,17 @@ pub struct MainGoal {
     pub operator: Operator,
 }
 
+impl MainGoal {
+    /// Met only by a step that pops something (every kind but the Accum ones and a 0-chain).
+    pub fn needs_pop(&self) -> bool {
+        match self.kind {
+            GoalKind::Chain => self.value > 0,
+            GoalKind::Color | GoalKind::Count | GoalKind::Place | GoalKind::Connection => true,
+            GoalKind::AccumColor | GoalKind::AccumCount => false,
+        }
+    }
+}
+
 /// A goal: an optional main goal plus an optional "clear every puyo of this colour".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Goal {

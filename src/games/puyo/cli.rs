@@ -21,7 +21,7 @@ pub enum Command {
     Endless(EndlessArgs),
     /// E3: head-to-head games on the tick model.
     Versus(VersusArgs),
-    /// Generate 8-chain template variants (the shipped ones came from this) as RON files.
+    /// Generate 8-chain template variants (the shipped sandwich8 came from this) as RON files.
     Templates(TemplatesArgs),
 }
 

@@ -1,5 +1,6 @@
-//! Generator of the shipped 8-chain template variants (spec §6: "the exact variants are the
-//! project's to design"). It builds a chain backwards: starting from the last group, each
+//! Generator of 8-chain template variants (spec §6: "the exact variants are the project's to
+//! design"); the shipped sandwich8 group came from it, stairs8 is a hand-designed floor with
+//! searched turn-backs. It builds a chain backwards: starting from the last group, each
 //! earlier group is inserted into the columns below or between the later ones so that popping
 //! it lets them fall together. The style fixes how the split group rejoins: **stairs** joins
 //! horizontally (a part resting one level higher drops beside the waiting part), **sandwich**

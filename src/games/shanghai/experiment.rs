@@ -146,6 +146,7 @@ impl Experiment for Oracle {
         m.insert("ci95".into(), json!(wilson95(solvable, n)));
         m.insert("ms_per_deal".into(), json!(mean(&times)));
         m.insert("ms_median".into(), json!(median(&times)));
+        m.insert("unsolvable".into(), json!(count(Verdict::Unsolvable)));
         m.insert("undecided".into(), json!(count(Verdict::Undecided)));
         m
     }

@@ -92,12 +92,13 @@ pub fn deal(layout: &Layout, source: DealSource, seed: u64, index: u64) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::shanghai::ai::solver::{Verdict, solve_deal};
     use crate::games::shanghai::catalog::load;
     use crate::games::shanghai::rules::Game;
 
+    /// Kinds of four, and the removal history replays (the solver proving every instance
+    /// solvable is tested in `ai::solver`).
     #[test]
-    fn generator_deals_replay_and_the_oracle_solves_them() {
+    fn generator_deals_replay() {
         for name in ["mini_turtle", "mini_spider", "fortress72", "turtle"] {
             let layout = load(name).unwrap();
             let seeds = if name == "turtle" { 5 } else { 40 };
@@ -109,9 +110,6 @@ mod tests {
                 let mut game = Game::new(layout.clone(), g.kinds.clone());
                 g.solution.iter().for_each(|&m| game.play(m).unwrap());
                 assert!(game.is_won());
-                if name != "turtle" {
-                    assert_eq!(solve_deal(&layout, &g.kinds), Verdict::Solvable, "{name} seed {seed}");
-                }
             }
         }
     }

@@ -406,7 +406,7 @@ fn validate(params: &GenParams, puzzle: &Puzzle, intended: &[Placement]) -> Opti
     }
     let stop_after = params.unique.then_some(2);
     let s = solve(puzzle, SolveOptions { stop_after, keep: Some(usize::MAX), timeout: None });
-    if s.count == 0 || (params.unique && s.count > 1) || s.solutions.iter().any(|p| p.len() < params.moves) {
+    if s.count == 0 || (params.unique && s.distinct > 1) || s.solutions.iter().any(|p| p.len() < params.moves) {
         return None;
     }
     let longer = Puzzle {
@@ -434,7 +434,7 @@ fn validate(params: &GenParams, puzzle: &Puzzle, intended: &[Placement]) -> Opti
     if params.reject_tall_columns && tall_columns(params, puzzle, intended) {
         return None;
     }
-    Some(s.count)
+    Some(s.distinct)
 }
 
 /// Does the chain of `solution` show the target type (§6.4)?
@@ -512,7 +512,7 @@ mod tests {
                         let back = parse_any(&text).unwrap();
                         assert_eq!(back, g.puzzle);
                         let s = solve(&back, SolveOptions::default());
-                        assert_eq!((s.count, s.complete()), (1, true), "{text}");
+                        assert_eq!((s.distinct, s.complete()), (1, true), "{text}");
                         assert_eq!(s.solutions[0].len(), 2, "{text}");
                         let m = compute(&back, &s.solutions[0]).unwrap();
                         assert!(target != Target::Four || m.type4.is_type4, "{text}");
@@ -529,7 +529,7 @@ mod tests {
             let p = GenParams { moves, chain, ..GenParams::default() };
             let g = generate(&p, &mut game_rng(1, 0)).expect("generated");
             let s = solve(&g.puzzle, SolveOptions::default());
-            assert_eq!(s.count, 1, "{}", pon2::write(&g.puzzle));
+            assert_eq!(s.distinct, 1, "{}", pon2::write(&g.puzzle));
             assert_eq!(g.puzzle.moves(), moves);
             let r = replay(&g.puzzle, &s.solutions[0]);
             assert_eq!(r.links[moves - 1].len(), chain);

@@ -32,9 +32,10 @@ pub fn parse_any(text: &str) -> Result<Puzzle, ParseError> {
     if text.contains("pn.html?") { ishikawa::parse(text) } else { pon2::parse(text) }
 }
 
-/// Position (1-based, in characters) of byte offset `byte` of `text`.
+/// Position (1-based, in characters) of the character holding byte offset `byte` of `text`
+/// (an offset inside a multi-byte character names that character).
 fn char_pos(text: &str, byte: usize) -> usize {
-    text[..byte.min(text.len())].chars().count() + 1
+    text.char_indices().take_while(|&(i, c)| i + c.len_utf8() <= byte).count() + 1
 }
 
 #[cfg(test)]

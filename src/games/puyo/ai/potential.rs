@@ -109,11 +109,29 @@ fn kill_garbage(opponent: &Field) -> u32 {
 
 /// One decision of potential maximization; `None` only when no legal move survives.
 pub fn decide(params: &PotentialParams, obs: &Observation) -> Option<PotentialChoice> {
+    decide_keeping(params, obs, |_| true, 0)
+}
+
+/// Potential maximization whose building moves must satisfy `keep` on the field they leave
+/// (the combined player uses it to protect its finished formation). When no building move
+/// does, the best chain fires if there is one (firing beats breaking what `keep` protects),
+/// else every building move is considered. Otherwise firing is judged as in [`decide`], plus
+/// special case (a) read as "the chain cannot grow further": a chain of at least `ready`
+/// links (0: off) fires as soon as no building move reaches a larger attack, however empty
+/// the field.
+pub fn decide_keeping(
+    params: &PotentialParams,
+    obs: &Observation,
+    keep: impl Fn(&Field) -> bool,
+    ready: u32,
+) -> Option<PotentialChoice> {
     let field = obs.field;
     let pairs = &obs.pairs[..params.depth.clamp(1, obs.pairs.len().max(1)).min(obs.pairs.len())];
     let (&pair, rest) = pairs.split_first()?;
+    // Building moves as (potential, connections, -height, placement); `fallback` breaks `keep`.
     let mut build: Option<(f64, u32, i32, Placement)> = None;
-    let mut fire: Option<(u32, u32, Placement)> = None; // (attack, garbage, placement)
+    let mut fallback: Option<(f64, u32, i32, Placement)> = None;
+    let mut fire: Option<(u32, u32, u32, Placement)> = None; // (attack, garbage, links, placement)
     let mut any = None;
     for p in field.legal_placements(pair) {
         let mut f = *field;
@@ -124,28 +142,28 @@ pub fn decide(params: &PotentialParams, obs: &Observation) -> Option<PotentialCh
         }
         if chain.links > 0 {
             let key = (chain.attack(), chain.score / 70);
-            if fire.is_none_or(|(a, _, _)| key.0 > a) {
-                fire = Some((key.0, key.1, p));
+            if fire.is_none_or(|(a, _, _, _)| key.0 > a) {
+                fire = Some((key.0, key.1, chain.links, p));
             }
             continue;
         }
         let pot = continuation(params, &f, rest);
         let key = (pot, connections(&f), -(f.count() as i32 + f.occupied().column_bits(2).count_ones() as i32));
-        let better = match build {
-            None => true,
-            Some((bp, bc, bh, _)) => (key.0, key.1, key.2) > (bp, bc, bh),
-        };
-        if better {
-            build = Some((key.0, key.1, key.2, p));
+        let slot = if keep(&f) { &mut build } else { &mut fallback };
+        if slot.is_none_or(|(bp, bc, bh, _)| (key.0, key.1, key.2) > (bp, bc, bh)) {
+            *slot = Some((key.0, key.1, key.2, p));
         }
     }
+    let kept = build.is_some();
+    let build = build.or(fallback);
     let empty = empty_cells(field);
-    if let Some((attack, garbage, p)) = fire {
+    if let Some((attack, garbage, links, p)) = fire {
         let potential = build.map_or(0.0, |b| b.0);
-        let a = empty <= params.danger_empty || (empty <= params.fire_empty && attack as f64 >= potential);
+        let grown = ready > 0 && links >= ready;
+        let a = empty <= params.danger_empty || ((empty <= params.fire_empty || grown) && attack as f64 >= potential);
         let b = obs.opponent.is_some_and(|o| garbage >= kill_garbage(o) && garbage > 0);
         let c = obs.pending >= 6 && 2 * garbage >= obs.pending;
-        if a || b || c || build.is_none() {
+        if a || b || c || !kept {
             return Some(PotentialChoice { placement: p, fires: true, attack: attack as f64 });
         }
     }

@@ -2,7 +2,7 @@
 //! entries are visited, scores are updated incrementally when no puyo popped), and template
 //! groups loaded from `levels/puyo/<group>/`.
 
-use super::super::level::{HEIGHT, TemplateFile, WIDTH};
+use super::super::level::{HEIGHT, LabelGrid, TemplateFile, WIDTH};
 use super::super::rules::{Bits, Field, MAX_COLORS, Puyo};
 use super::labeling::{CompileOptions, Labels, Relation, TemplateError, TruthTable, WeightRule, compile};
 
@@ -23,6 +23,9 @@ pub struct Template {
     pub rule: WeightRule,
     /// Labeled cells (nonzero rows of the matrix).
     cells: Bits,
+    /// The cells of the link-1 group, and those of them with no body cell above (spec §9.1).
+    first: Bits,
+    trigger: Bits,
     /// Per cell: the cells it must share a color with / differ from (j ≠ i).
     same: Box<[Bits; SLOTS]>,
     differ: Box<[Bits; SLOTS]>,
@@ -71,6 +74,8 @@ impl Template {
             weights,
             rule,
             cells: Bits::EMPTY,
+            first: Bits::EMPTY,
+            trigger: Bits::EMPTY,
             same: Box::new([Bits::EMPTY; SLOTS]),
             differ: Box::new([Bits::EMPTY; SLOTS]),
             weight: Box::new([0.0; SLOTS]),
@@ -81,6 +86,7 @@ impl Template {
             .flat_map(|r| (0..WIDTH).map(move |c| (c, r)))
             .filter_map(|(c, r)| labels[r][c].map(|l| (slot(c, r), l)))
             .collect();
+        (t.first, t.trigger) = trigger_cells(&t.labels, chain);
         for &(i, li) in &cells {
             t.cells |= Bits(1 << i);
             t.weight[i] = w(li);
@@ -156,6 +162,15 @@ impl Template {
         }
     }
 
+    /// Every trigger cell (a link-1 cell with no body above it) is filled while a covered
+    /// link-1 cell is still empty: the formation can no longer be finished, since filling that
+    /// cell fires link 1 with the body above it unbuilt (decision for spec §9.1; the search
+    /// treats such a template as conflicting).
+    #[inline]
+    pub fn triggered_early(&self, occupied: Bits) -> bool {
+        (self.trigger & !occupied).is_empty() && !(self.first & !occupied).is_empty()
+    }
+
     /// Score in [0, 1], or −∞ for a conflict (formula 3.7).
     pub fn score(&self, m: Match) -> f64 {
         match m {
@@ -202,6 +217,30 @@ impl Template {
             })
             .collect()
     }
+}
+
+/// The link-1 cells of a chain formation and those with no body cell above them.
+fn trigger_cells(labels: &Labels, chain: u32) -> (Bits, Bits) {
+    let mut grid = LabelGrid { cells: *labels };
+    for cell in grid.cells.iter_mut().flatten() {
+        if cell.is_some_and(|l| l.is_ascii_lowercase()) {
+            *cell = None;
+        }
+    }
+    let body = grid.cells;
+    let Some(&(label, _)) = (chain > 0).then(|| grid.pop_step()).as_deref().and_then(<[_]>::first) else {
+        return (Bits::EMPTY, Bits::EMPTY);
+    };
+    let (mut first, mut trigger) = (Bits::EMPTY, Bits::EMPTY);
+    for (r, row) in body.iter().enumerate() {
+        for (c, _) in row.iter().enumerate().filter(|(_, cell)| **cell == Some(label)) {
+            first |= Bits(1 << slot(c, r));
+            if body[r + 1..].iter().all(|above| above[c].is_none()) {
+                trigger |= Bits(1 << slot(c, r));
+            }
+        }
+    }
+    (first, trigger)
 }
 
 /// The template groups shipped in `levels/puyo/` (one folder each).

@@ -6,9 +6,13 @@
 //! unless something popped on the edge; scores are updated incrementally from the two new
 //! cells; only nonzero template entries are visited.
 //!
-//! Decisions (spec §9): a leaf whose move popped is scored on the resolved board, except that
+//! Decisions (spec §9): a template whose trigger cell is filled before the rest of its link-1
+//! group counts as conflicting (it could only fire with its body unbuilt); a leaf whose move popped is scored on the resolved board, except that
 //! a firing move whose unresolved board reaches the completion threshold scores that board
-//! (9.1, 9.2); ties go to the leaf with more templates alive, then enumeration order (9.3); game-over leaves are excluded (9.5).
+//! (9.1, 9.2); ties go to the leaf with more templates alive, then to the lower, flatter field
+//! (puyos outside the templates are dumped where they stack least; without this, enumeration
+//! order piled them on column 1 over the trigger), then enumeration order (9.3); game-over
+//! leaves are excluded (9.5).
 
 use serde::{Deserialize, Serialize};
 
@@ -55,12 +59,21 @@ pub struct TemplateChoice {
     pub fires: bool,
 }
 
-/// A leaf's evaluation: (value, best template, its score, templates still alive).
-type Leaf = (f64, usize, f64, usize);
+/// A leaf's evaluation: (value, best template, its score, templates still alive, stack cost).
+type Leaf = (f64, usize, f64, usize, u32);
 
-/// Leaves compare by value, ties by the number of templates still alive (more options).
+/// The worst leaf.
+const LOST: Leaf = (f64::NEG_INFINITY, 0, f64::NEG_INFINITY, 0, u32::MAX);
+
+/// Leaves compare by value, ties by the number of templates still alive (more options), then
+/// by the lower stack cost.
 fn better(a: &Leaf, b: &Leaf) -> bool {
-    (a.0, a.3) > (b.0, b.3)
+    (a.0, a.3, std::cmp::Reverse(a.4)) > (b.0, b.3, std::cmp::Reverse(b.4))
+}
+
+/// Σ height² over the columns: low and flat is cheap.
+fn stack_cost(field: &Field) -> u32 {
+    (0..crate::games::puyo::rules::WIDTH).map(|c| (field.height(c) * field.height(c)) as u32).sum()
 }
 
 /// The template scores of a field, best template first.
@@ -112,7 +125,7 @@ pub fn search(
 
 /// The best leaf below a node.
 fn subtree(templates: &[Template], params: &TemplateParams, field: &Field, matches: &[Match], pairs: &[Pair]) -> Leaf {
-    let mut best: Leaf = (f64::NEG_INFINITY, 0, f64::NEG_INFINITY, 0);
+    let mut best: Leaf = LOST;
     for p in field.legal_placements(pairs[0]) {
         let Some(node) = expand(templates, params, field, matches, pairs[0], p) else { continue };
         let leaf = if pairs.len() == 1 || node.fired {
@@ -156,33 +169,35 @@ fn expand(
         .zip(matches)
         .map(|(t, &m)| t.add_puyo(t.add_puyo(m, field, axis, pair.axis), &mid, child, pair.child))
         .collect();
+    let unresolved_field = f;
     let chain = f.resolve_from(placed, |_| {});
     if f.is_dead() {
         return None;
     }
     if chain.links == 0 {
-        let leaf = evaluate(templates, params.select, &unresolved);
+        let leaf = evaluate(templates, params.select, &unresolved, &f);
         return Some(Node { field: f, matches: unresolved, leaf, fired: false });
     }
     // Only firing the best template's whole chain counts as completing it.
-    let before = evaluate(templates, Select::Max, &unresolved);
+    let before = evaluate(templates, Select::Max, &unresolved, &unresolved_field);
     let whole = templates[before.1].chain;
     if before.2 >= params.completion && whole > 0 && chain.links >= whole {
-        let leaf = evaluate(templates, params.select, &unresolved);
+        let leaf = evaluate(templates, params.select, &unresolved, &unresolved_field);
         return Some(Node { field: f, matches: unresolved, leaf, fired: true });
     }
     let resolved: Vec<Match> = templates.iter().map(|t| t.full_match(&f)).collect();
-    let leaf = evaluate(templates, params.select, &resolved);
+    let leaf = evaluate(templates, params.select, &resolved, &f);
     Some(Node { field: f, matches: resolved, leaf, fired: false })
 }
 
 /// A leaf's value under the selection rule, with the best template and its score.
-fn evaluate(templates: &[Template], select: Select, matches: &[Match]) -> Leaf {
+fn evaluate(templates: &[Template], select: Select, matches: &[Match], field: &Field) -> Leaf {
     let mut best = (0, f64::NEG_INFINITY);
     let mut alive = 0usize;
     let mut total = 0.0;
+    let occupied = field.occupied();
     for (i, (t, &m)) in templates.iter().zip(matches).enumerate() {
-        let s = t.score(m);
+        let s = if t.triggered_early(occupied) { f64::NEG_INFINITY } else { t.score(m) };
         if s.is_finite() {
             alive += 1;
             total += s;
@@ -192,7 +207,7 @@ fn evaluate(templates: &[Template], select: Select, matches: &[Match]) -> Leaf {
         }
     }
     if alive == 0 {
-        return (f64::NEG_INFINITY, 0, f64::NEG_INFINITY, 0);
+        return LOST;
     }
     let value = match select {
         Select::Max => best.1,
@@ -200,5 +215,5 @@ fn evaluate(templates: &[Template], select: Select, matches: &[Match]) -> Leaf {
         Select::Count => alive as f64 + best.1 * 0.5,
         Select::Mean => total / alive as f64,
     };
-    (value, best.0, best.1, alive)
+    (value, best.0, best.1, alive, stack_cost(field))
 }

@@ -124,3 +124,52 @@ fn malformed_template_files_name_the_place() {
     let bad = crate::games::puyo::level::validate("z.ron", "(\n name: \"z\",\n chain: 0,\n table: \"\nAB?...\n\",\n)");
     assert_eq!(bad.unwrap_err().0, 5);
 }
+
+#[test]
+fn combined_player_builds_without_breaking_its_formation() {
+    use super::{AiKind, AiParams, Observation, Player, PuyoAi};
+    use crate::games::puyo::rules::pair_sequence;
+    let mut params = AiParams::default();
+    params.potential.depth = 2;
+    params.switch = 0.5;
+    let player = Player::new(AiKind::Combined, params).unwrap();
+    let t = &player.templates()[0];
+    // The finished body less its trigger puyo on top of column 1.
+    let mut f = colored_body(t);
+    let h = f.height(0);
+    f.set(0, h - 1, None);
+    let (best, score) = super::template_search::best_template(player.templates(), &f).unwrap();
+    assert!(score > 0.5);
+    let mut rng = GameRng::seed_from_u64(5);
+    for _ in 0..16 {
+        let pairs = pair_sequence(&mut rng, 4, 3);
+        let d = player.decide(&Observation { field: &f, pairs: &pairs, pending: 0, opponent: None }).unwrap();
+        if !d.fires {
+            let mut g = f;
+            g.play(pairs[0], d.placement);
+            let b = &player.templates()[best];
+            assert!(b.score(b.full_match(&g)) >= score, "{d:?}\n{f}\n{g}");
+        }
+    }
+}
+
+#[test]
+fn filling_the_trigger_before_the_rest_of_link_one_is_a_dead_end() {
+    for t in all().iter().filter(|t| t.name.contains("8-chain")) {
+        let full = colored_body(t);
+        let top = |f: &Field| (0..WIDTH).find(|&c| f.height(c) > 0 && t.labels[f.height(c) - 1][c] == Some('A'));
+        let col = top(&full).expect("trigger on top");
+        let mut waiting = full;
+        waiting.set(col, full.height(col) - 1, None);
+        assert!(!t.triggered_early(waiting.occupied()), "{}", t.name);
+        assert!(!t.triggered_early(full.occupied()), "{}", t.name);
+        // A covered link-1 cell missing while every uncovered one is in place.
+        let other = (0..HEIGHT)
+            .flat_map(|r| (0..WIDTH).map(move |c| (c, r)))
+            .find(|&(c, r)| t.labels[r][c] == Some('A') && r + 1 < full.height(c))
+            .unwrap();
+        let mut early = full;
+        early.set(other.0, other.1, None);
+        assert!(t.triggered_early(early.occupied()), "{}", t.name);
+    }
+}

@@ -1,9 +1,11 @@
 //! The rules of Shanghai (paper §2, spec §2): tiles of kinds, free tiles, moves, the end of
 //! a game, and what a player may see.
 
+mod faces;
 mod game;
 mod observation;
 
+pub use faces::{FLOWERS, Face, faces};
 pub use game::Game;
 pub use observation::{Observation, UNKNOWN};
 
