@@ -833,14 +833,17 @@ fn gallery_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
             match &item.metrics {
                 Ok(m) => {
                     ui.small(format!(
-                        "type4 {} (split {}), type5 {} ({}), M1 {:.2}, M2 {:.2}{}",
+                        "type4 {} (split {}), type5 {} ({}), M1 {:.2} ({:.1} pieces/group), M2 {:.2}, M3a {:.2}, greedy {}{}",
                         if m.type4.is_type4 { "yes" } else { "no" },
                         m.type4.split_pairs_firing,
                         if m.type5.is_type5 { "yes" } else { "no" },
                         m.type5.link_colors.join(""),
                         m.type1.isolated_ratio,
+                        m.type1.mean_pieces,
                         m.type2.m2,
-                        m.type3.near_miss_share.map_or(String::new(), |s| format!(", M3 {s:.2}")),
+                        m.type3.m3a,
+                        if m.type3.greedy_solves { "solves" } else { "misled" },
+                        m.type3.near_miss_share.map_or(String::new(), |s| format!(", M3c {s:.2}")),
                     ));
                 }
                 Err(e) => {

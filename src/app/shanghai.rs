@@ -19,7 +19,7 @@ use crate::games::shanghai::catalog::{bundled, load, weights_for};
 use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
 use crate::games::shanghai::generator::{DealSource, deal};
 use crate::games::shanghai::layout::Layout;
-use crate::games::shanghai::rules::{Game, Kind, Move, UNKNOWN};
+use crate::games::shanghai::rules::{Face, Game, Kind, Move, UNKNOWN, faces};
 use crate::lab::rng::sub_rng;
 use crate::lab::stats::wilson95;
 
@@ -75,6 +75,8 @@ struct ShanghaiGame {
     /// Seconds until the virtual player may move again.
     wait: f32,
     highlight_free: bool,
+    /// Kinds 35 and 36 of a full set drawn as the four flowers and the four seasons.
+    bonus_faces: bool,
     selected: Option<usize>,
     hint: Option<Move>,
     job: AiJob<Option<Decision>>,
@@ -102,6 +104,7 @@ impl ShanghaiGame {
             step_once: false,
             wait: 0.5,
             highlight_free: false,
+            bonus_faces: false,
             selected: None,
             hint: None,
             job: AiJob::default(),
@@ -291,10 +294,29 @@ fn kind_color(k: Kind) -> Color {
     Color::srgb(r, g, b)
 }
 
-/// The glyph of a kind: a suit letter and a number 1-9.
-fn kind_glyph(k: Kind) -> String {
-    let suit = ["B", "C", "D", "W", "F", "S", "G", "H"][(k as usize / 9) % 8];
-    format!("{}\n{}", (k % 9) + 1, suit)
+/// The glyph of a face and its colour: a number 1-9 over a suit letter; flowers and seasons
+/// are numbered 1-4 and share a colour per group (any two of a group match).
+fn face_glyph(face: Face) -> (String, Color) {
+    match face {
+        Face::Kind(k) => {
+            let suit = ["B", "C", "D", "W", "F", "S", "G", "H"][(k as usize / 9) % 8];
+            (format!("{}\n{}", (k % 9) + 1, suit), kind_color(k))
+        }
+        Face::Flower(i) => (format!("{}\nFl", i + 1), Color::srgb(0.85, 0.20, 0.55)),
+        Face::Season(i) => (format!("{}\nSe", i + 1), Color::srgb(0.10, 0.50, 0.15)),
+    }
+}
+
+/// Spawns a tile's glyph at `at` (its face centre and depth).
+fn spawn_glyph(commands: &mut Commands, bundle: impl Bundle, face: Face, scale: f32, at: Vec3) {
+    let (text, color) = face_glyph(face);
+    commands.spawn((
+        bundle,
+        Text2d::new(text),
+        TextFont::from_font_size(13.0 * scale),
+        TextColor(color),
+        Transform::from_translation(at),
+    ));
 }
 
 const FACE: Color = Color::srgb(0.95, 0.93, 0.85);
@@ -320,6 +342,7 @@ fn redraw_board(
     let free = layout.free_tiles(&game.game.present);
     let hint: Vec<usize> = game.hint.map(|m| m.tiles().to_vec()).unwrap_or_default();
     let half = geo.half();
+    let shown = faces(&game.game.kinds, game.bonus_faces);
     for i in game.game.present.iter() {
         let c = geo.center(&layout, i);
         let z = Geometry::order(&layout, i);
@@ -352,13 +375,7 @@ fn redraw_board(
             Transform::from_translation(c.extend(z + 0.004)),
         ));
         if known {
-            commands.spawn((
-                TilePiece,
-                Text2d::new(kind_glyph(obs.kinds[i])),
-                TextFont::from_font_size(13.0 * geo.scale),
-                TextColor(kind_color(obs.kinds[i])),
-                Transform::from_translation(c.extend(z + 0.008)),
-            ));
+            spawn_glyph(&mut commands, TilePiece, shown[i], geo.scale, c.extend(z + 0.008));
         }
     }
     // The removed pairs fade where they were.
@@ -373,14 +390,8 @@ fn redraw_board(
                 Sprite::from_color(HINT, half * 2.0),
                 Transform::from_translation(c.extend(z)),
             ));
-            commands.spawn((
-                Fading { elapsed: 0.0, alpha: 1.0 },
-                DespawnOnExit(Screen::Shanghai),
-                Text2d::new(kind_glyph(game.game.kinds[t])),
-                TextFont::from_font_size(13.0 * geo.scale),
-                TextColor(kind_color(game.game.kinds[t])),
-                Transform::from_translation(c.extend(z + 0.01)),
-            ));
+            let fading = (Fading { elapsed: 0.0, alpha: 1.0 }, DespawnOnExit(Screen::Shanghai));
+            spawn_glyph(&mut commands, fading, shown[t], geo.scale, c.extend(z + 0.01));
         }
     }
     let status = if game.game.is_won() {
@@ -584,6 +595,13 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
             deal_now = true;
         }
     });
+    if ui
+        .checkbox(&mut game.bonus_faces, "flowers & seasons")
+        .on_hover_text("kinds 35 and 36 drawn as 4 flowers and 4 seasons; any two of a group match")
+        .changed()
+    {
+        game.redraw = true;
+    }
     if deal_now {
         game.new_deal();
     }
