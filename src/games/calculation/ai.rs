@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::log::GameLog;
 use super::oracle::{self, Action};
-use super::plan::{Plan, Table, estimate};
+use super::plan::{Base, Plan, Table, estimate, estimate_stacked};
 use super::rules::{Card, Deal, FOUNDATIONS, Game, Observation, RuleError, Target, next_rank, rank_char};
 
 /// A player's choice for one turn: where the drawn card goes, then the stack tops it plays.
@@ -100,23 +100,45 @@ impl Planner {
         out
     }
 
-    /// Places `card` on `target`, extends or repairs every plan, keeps the best L, then plays
-    /// the best plan's cascade.
-    fn advance(&self, table: &Table, beam: &[Plan], card: Card, target: Target) -> Step {
+    fn window(&self) -> usize {
+        self.params.pair_limit / 2
+    }
+
+    /// The table after `card` goes to `target`, and every plan extended (a stacked card gets
+    /// each free slot of its rank) or repaired (a played card may take a plan's slot), with
+    /// its score. `bases` are the plans' graphs on `table` (see [`Base`]).
+    fn scored_children(
+        &self,
+        (table, beam, bases): (&Table, &[Plan], &[Base]),
+        card: Card,
+        target: Target,
+    ) -> (Table, Vec<(f64, Plan)>) {
         let mut after = table.clone();
-        let children: Vec<Plan> = match target {
+        let window = self.window();
+        let scored = match target {
             Target::Foundation(f) => {
                 after.foundations[f as usize] += 1;
-                beam.iter().flat_map(|p| p.after_play(table, card, f, false)).collect()
+                let children: Vec<Plan> = beam.iter().flat_map(|p| p.after_play(table, card, f, false)).collect();
+                children.into_iter().map(|p| (estimate(&after, &p, window).score, p)).collect()
             }
             Target::Stack(s) => {
                 after.stacks[s as usize].push(card);
-                beam.iter().flat_map(|p| p.free_slots(table, card.rank).map(move |f| p.with(card, f))).collect()
+                let mut scored = Vec::new();
+                for (p, base) in beam.iter().zip(bases) {
+                    for f in p.free_slots(table, card.rank) {
+                        let child = p.with(card, f);
+                        scored.push((estimate_stacked(base, &after, &child, card, s, f, window).score, child));
+                    }
+                }
+                scored
             }
         };
-        let window = self.params.pair_limit / 2;
-        let mut scored: Vec<(f64, Plan)> =
-            children.into_iter().map(|p| (estimate(&after, &p, window).score, p)).collect();
+        (after, scored)
+    }
+
+    /// Places `card` on `target`, keeps the best L plans, then plays the best plan's cascade.
+    fn advance(&self, at: (&Table, &[Plan], &[Base]), card: Card, target: Target) -> Step {
+        let (mut after, mut scored) = self.scored_children(at, card, target);
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let value = scored.first().map_or(0.0, |s| s.0);
         let mut beam = dedup(scored.into_iter().map(|(_, p)| p), self.params.plans);
@@ -130,12 +152,19 @@ impl Planner {
         Step { table: after, beam, value, moves }
     }
 
+    /// The level-0 score of `card` going to `target`: [`Self::advance`]'s value without
+    /// ranking, keeping or cascading the plans (the lookahead needs only this number).
+    fn level0(&self, at: (&Table, &[Plan], &[Base]), card: Card, target: Target) -> f64 {
+        self.scored_children(at, card, target).1.iter().map(|c| c.0).fold(0.0, f64::max)
+    }
+
     /// The lookahead-1 score of a step: over the next card's rank, the best level-0 reply.
     fn lookahead(&self, step: &Step, next_id: u8, unseen: &[u8; 14]) -> f64 {
         let total: u32 = unseen.iter().map(|&c| c as u32).sum();
         if total == 0 {
             return step.value;
         }
+        let bases = bases(&step.table, &step.beam);
         let mut sum = 0.0;
         for rank in 1..=13u8 {
             if unseen[rank as usize] == 0 {
@@ -144,7 +173,7 @@ impl Planner {
             let card = Card { rank, id: next_id };
             let best = Self::targets(&step.table, rank)
                 .into_iter()
-                .map(|t| self.advance(&step.table, &step.beam, card, t).value)
+                .map(|t| self.level0((&step.table, &step.beam, &bases), card, t))
                 .fold(0.0, f64::max);
             sum += unseen[rank as usize] as f64 * best;
         }
@@ -155,10 +184,11 @@ impl Planner {
     /// among equals in target order (foundations, then stacks).
     fn scored_options(&self, obs: &Observation, card: Card) -> Vec<(Target, f64, Step)> {
         let table = Table { foundations: obs.foundations, stacks: obs.stacks.clone() };
+        let bases = bases(&table, &self.beam);
         Self::targets(&table, card.rank)
             .into_iter()
             .map(|t| {
-                let step = self.advance(&table, &self.beam, card, t);
+                let step = self.advance((&table, &self.beam, &bases), card, t);
                 let score = if self.params.lookahead == 0 {
                     step.value
                 } else {
@@ -179,6 +209,11 @@ impl Planner {
     pub fn plan_count(&self) -> usize {
         self.beam.len()
     }
+}
+
+/// Each plan's graph on `table`, shared by every card and target valued from there.
+fn bases(table: &Table, beam: &[Plan]) -> Vec<Base> {
+    beam.iter().map(|p| Base::new(table, p)).collect()
 }
 
 /// Plans in order without repeats, at most `limit`.
@@ -278,6 +313,29 @@ pub fn play_traced(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lookahead_score_is_the_level0_value() {
+        // level0 skips ranking and cascading; it must give advance's value all the same.
+        let planner = Planner::new(PlannerParams { plans: 8, lookahead: 0, ..PlannerParams::default() });
+        let mut game = Game::new(Deal::from_seed(2, 0), 3).unwrap();
+        let mut beam = vec![Plan::default()];
+        for _ in 0..20 {
+            let card = game.current().unwrap();
+            let table = Table { foundations: game.foundations, stacks: game.stacks.clone() };
+            let bases = bases(&table, &beam);
+            for t in Planner::targets(&table, card.rank) {
+                let step = planner.advance((&table, &beam, &bases), card, t);
+                assert_eq!(planner.level0((&table, &beam, &bases), card, t), step.value, "{t:?}");
+            }
+            let step = planner.advance((&table, &beam, &bases), card, Target::Stack(card.rank % 3));
+            game.place(Target::Stack(card.rank % 3)).unwrap();
+            for &(s, f) in &step.moves {
+                game.move_top(s, f).unwrap();
+            }
+            beam = step.beam;
+        }
+    }
 
     #[test]
     fn a_played_deal_conserves_cards_and_wins_only_when_winnable() {

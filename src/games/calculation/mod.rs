@@ -5,13 +5,15 @@
 //! Adds a perfect-information oracle, the ceiling any real player can reach on a deal.
 //!
 //! Rooms: [`rules`] (deck, deals, moves), [`stack_game`] (the simplified game, exact values),
-//! [`plan`] (assignment plans and the 4-foundation estimate), [`ai`] (the players), [`oracle`],
-//! [`log`] (the appendix-style game log), [`experiment`] (the paper's tables), [`cli`], [`bench`].
+//! [`plan`] (assignment plans and the 4-foundation estimate, on a plan's graph from `graph`),
+//! [`ai`] (the players), [`oracle`], [`log`] (the appendix-style game log), [`experiment`]
+//! (the paper's tables), [`cli`], [`bench`].
 
 pub mod ai;
 pub mod bench;
 pub mod cli;
 pub mod experiment;
+mod graph;
 pub mod level;
 pub mod log;
 pub mod oracle;

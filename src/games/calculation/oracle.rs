@@ -51,17 +51,24 @@ pub const DEFAULT_BUDGET: u64 = 2_000_000;
 const LIMITS: [u8; 9] = [0, 1, 2, 3, 4, 6, 8, 12, UNLIMITED];
 const UNLIMITED: u8 = u8::MAX;
 
-/// The player whose win, when it wins, is taken as the witness before any search.
-const WITNESS_PLAYER: PlannerParams = PlannerParams { plans: 50, lookahead: 0, pair_limit: 6 };
+/// The players whose win, when one wins, is taken as the witness before any search: a cheap
+/// one, then one with more plans (it wins some deals the first loses, and the search alone
+/// rarely finds a win the players missed).
+const WITNESS_PLAYERS: [PlannerParams; 2] = [
+    PlannerParams { plans: 50, lookahead: 0, pair_limit: 6 },
+    PlannerParams { plans: 200, lookahead: 0, pair_limit: 6 },
+];
 
-/// Decides the deal for `stacks` stacks: first the assignment-plan player plays it (its win
-/// is a witness), then the search runs within `budget` nodes (all passes together).
+/// Decides the deal for `stacks` stacks: first the assignment-plan players play it (a win is
+/// a witness), then the search runs within `budget` nodes (all passes together).
 pub fn solve(deal: &Deal, stacks: usize, budget: u64) -> Verdict {
-    if stacks <= stack_game::MAX_STACKS
-        && let Ok((game, actions)) = play_traced(deal, stacks, &mut Planner::new(WITNESS_PLAYER), None)
-        && game.is_won()
-    {
-        return Verdict::Winnable(actions);
+    let players = if stacks <= stack_game::MAX_STACKS { &WITNESS_PLAYERS[..] } else { &[] };
+    for params in players {
+        if let Ok((game, actions)) = play_traced(deal, stacks, &mut Planner::new(params.clone()), None)
+            && game.is_won()
+        {
+            return Verdict::Winnable(actions);
+        }
     }
     let mut s = Search::new(&deal.ranks, [0; FOUNDATIONS], vec![Vec::new(); stacks], budget);
     s.run()
@@ -399,7 +406,7 @@ mod tests {
                     found += 1;
                 }
                 Verdict::Unwinnable => {
-                    let player = play_traced(&deal, 4, &mut Planner::new(WITNESS_PLAYER), None).unwrap().0;
+                    let player = play_traced(&deal, 4, &mut Planner::new(WITNESS_PLAYERS[0].clone()), None).unwrap().0;
                     assert!(!player.is_won(), "deal {i}: the player won an unwinnable deal");
                 }
                 Verdict::Unknown => {}

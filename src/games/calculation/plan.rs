@@ -3,8 +3,8 @@
 //! success is approximated from exact 1- and 2-foundation values:
 //! P ≈ Π_{i<j} p_ij / (Π_i p_i)².
 
-use super::rules::{Card, DECK, FOUNDATIONS, FULL, next_rank, slot_of};
-use super::stack_game::{MAX_CHAIN, Position};
+use super::graph::{Graph, Stacked};
+use super::rules::{Card, DECK, FOUNDATIONS, next_rank, slot_of};
 
 const NONE: u8 = u8::MAX;
 
@@ -151,104 +151,44 @@ impl Estimate {
 /// are added). The cut depends on each chain alone, so the options of one decision, which
 /// differ only at the chains' heads, are valued on the same tail cards.
 pub fn estimate(table: &Table, plan: &Plan, window: usize) -> Estimate {
-    let stacks = table.stacks.len();
-    let mut heights = table.foundations;
-    let mut tops: Vec<usize> = table.stacks.iter().map(Vec::len).collect();
-    for (s, _) in table.cascade(plan) {
-        let card = table.stacks[s as usize][tops[s as usize] - 1];
-        heights[plan.label(card).expect("cascade follows labels") as usize] += 1;
-        tops[s as usize] -= 1;
+    Graph::new(table, plan).map_or(Estimate::ZERO, |g| graph_estimate(&g, window))
+}
+
+/// A plan's graph on a table, shared by the evaluations of every card stacked next.
+pub struct Base(Option<Graph>);
+
+impl Base {
+    pub fn new(table: &Table, plan: &Plan) -> Base {
+        Base(Graph::new(table, plan))
     }
-    // Nodes: stack cards first (by stack, bottom first), then stock slots.
-    let mut node_of_slot = [[NONE; FULL as usize + 1]; FOUNDATIONS];
-    let mut succ = [0u64; DECK];
-    let mut on_stack = vec![0u64; stacks];
-    let mut n = 0usize;
-    for (s, stack) in table.stacks.iter().enumerate() {
-        for (d, &card) in stack[..tops[s]].iter().enumerate() {
-            let Some(f) = plan.label(card) else { return Estimate::ZERO };
-            let k = slot_of(f as usize, card.rank);
-            if k <= heights[f as usize] || node_of_slot[f as usize][k as usize] != NONE {
-                return Estimate::ZERO; // a plan the table no longer allows
-            }
-            node_of_slot[f as usize][k as usize] = n as u8;
-            if d > 0 {
-                succ[n] |= 1 << (n - 1); // the card above is played before the one beneath
-            }
-            on_stack[s] |= 1 << n;
-            n += 1;
-        }
+}
+
+/// [`estimate`] of `after` (the base's table with `card` on stack `s`) under `plan` (the base's
+/// plan with `card` sent to `f`), derived from the base's graph unless the card changes the
+/// plan's cascade.
+pub fn estimate_stacked(base: &Base, after: &Table, plan: &Plan, card: Card, s: u8, f: u8, window: usize) -> Estimate {
+    let derived = base.0.as_ref().map_or(Stacked::Rebuild, |g| g.stacked(s as usize, card.rank, f as usize));
+    match derived {
+        Stacked::Lost => Estimate::ZERO,
+        Stacked::Graph(g) => graph_estimate(&g, window),
+        Stacked::Rebuild => estimate(after, plan, window),
     }
-    let stack_nodes = n;
-    let mut chain_nodes: [Vec<usize>; FOUNDATIONS] = Default::default();
-    for f in 0..FOUNDATIONS {
-        // The head rule: the next card of a foundation, when in the stock, is left out.
-        let mut prev: Option<usize> = None;
-        for k in heights[f] + 1..=FULL {
-            let node = match node_of_slot[f][k as usize] {
-                NONE if k == heights[f] + 1 => continue,
-                NONE => {
-                    chain_nodes[f].push(n);
-                    n += 1;
-                    n - 1
-                }
-                x => x as usize,
-            };
-            if let Some(p) = prev {
-                succ[p] |= 1 << node;
-            }
-            prev = Some(node);
-        }
-    }
-    // Transitive closure (Warshall on bit rows).
-    for k in 0..n {
-        for i in 0..n {
-            if succ[i] >> k & 1 == 1 {
-                succ[i] |= succ[k];
-            }
-        }
-    }
-    if (0..n).any(|i| succ[i] >> i & 1 == 1) {
-        return Estimate::ZERO; // a cycle: some card waits for itself
-    }
-    let reach_from_stack: Vec<u64> = on_stack
-        .iter()
-        .map(|&cards| (0..stack_nodes).filter(|&i| cards >> i & 1 == 1).fold(0u64, |acc, i| acc | succ[i]))
-        .collect();
-    let forbid =
-        |z: usize| reach_from_stack.iter().enumerate().fold(0u8, |acc, (s, &r)| acc | (((r >> z & 1) as u8) << s));
-    let masks: Vec<Vec<u8>> = chain_nodes.iter().map(|c| c.iter().map(|&z| forbid(z)).collect()).collect();
+}
+
+fn graph_estimate(g: &Graph, window: usize) -> Estimate {
     let mut est = Estimate::ZERO;
-    for (single, chain) in est.single.iter_mut().zip(&masks) {
-        debug_assert!(chain.len() <= MAX_CHAIN);
-        *single = Position::single(stacks, chain).value();
+    let mut tail = [0.0; FOUNDATIONS];
+    for (f, (single, tail)) in est.single.iter_mut().zip(&mut tail).enumerate() {
+        *single = g.single(f, 0).value();
+        let cut = g.cut(f, window);
+        *tail = if cut == 0 { *single } else { g.single(f, cut).value() };
     }
-    let cross = |a: usize, b: usize| -> Vec<u8> {
-        chain_nodes[a]
-            .iter()
-            .map(|&x| chain_nodes[b].iter().position(|&y| succ[x] >> y & 1 == 1).unwrap_or(chain_nodes[b].len()) as u8)
-            .collect()
-    };
     // score = Π p_i · Π p_ij / (p_i·p_j), with LOST for a lost foundation (its pairs then
     // count 1) or a lost pair of live foundations.
     let mut score: f64 = est.single.iter().map(|&p| p.max(LOST)).product();
     for (k, &(a, b)) in PAIRS.iter().enumerate() {
-        let (ca, cb) = (cross(a, b), cross(b, a));
-        let (la, lb) = (masks[a].len(), masks[b].len());
-        let (oa, ob) = (la.saturating_sub(window), lb.saturating_sub(window));
-        est.pair[k] = if oa == 0 && ob == 0 {
-            Position::pair(stacks, &masks[a], &masks[b], &ca, &cb).value()
-        } else {
-            let shift = |c: &[u8], from: usize, off: usize| {
-                c[from..].iter().map(|&x| x.saturating_sub(off as u8)).collect::<Vec<u8>>()
-            };
-            let (ta, tb) = (&masks[a][oa..], &masks[b][ob..]);
-            let tails = Position::pair(stacks, ta, tb, &shift(&ca, oa, ob), &shift(&cb, ob, oa));
-            let (ha, hb) = (Position::single(stacks, ta).value(), Position::single(stacks, tb).value());
-            let factor = if ha * hb > 0.0 { tails.value() / (ha * hb) } else { 1.0 };
-            est.single[a] * est.single[b] * factor
-        };
         let (pa, pb) = (est.single[a], est.single[b]);
+        est.pair[k] = g.pair_value((a, b), window, &est.single, &tail);
         if pa > 0.0 && pb > 0.0 {
             score *= if est.pair[k] > 0.0 { est.pair[k] / (pa * pb) } else { LOST };
         }
@@ -289,7 +229,7 @@ mod tests {
         // Spec §4: 3 stacks, 29 stock cards, P = 0.007281463 in the paper.
         let (table, plan) =
             table_with_plan([2, 4, 0, 3], &["8-2 5-2 Q-2 A-1", "9-1 A-3 Q-0 J-0 6-3", "K-3 K-1 9-3 5-3 J-1"]);
-        let e = estimate(&table, &plan, MAX_CHAIN);
+        let e = estimate(&table, &plan, crate::games::calculation::stack_game::MAX_CHAIN);
         let single = [0.3910466, 0.8333333, 0.06856813, 0.9583333];
         let pair = [0.2739771, 0.01547976, 0.3513412, 0.05273561, 0.7986111, 0.05320396];
         for (f, (got, want)) in e.single.iter().zip(single).enumerate() {
@@ -309,6 +249,53 @@ mod tests {
         // 6-0 under 7-0 can never be freed.
         let (bad, plan) = table_with_plan([0; 4], &["6-0 7-0", "", ""]);
         assert_eq!(estimate(&bad, &plan, 5).value, 0.0);
+    }
+
+    /// The graph derived for one more stack card gives exactly the estimate built from the
+    /// table, on random games under random plans (random labels, plan cascades played).
+    #[test]
+    fn stacked_estimates_equal_rebuilt_ones() {
+        use rand::Rng;
+        let mut rng = crate::lab::rng::game_rng(8, 0);
+        let mut derived = 0;
+        for deal in 0..12 {
+            let stacks = 3 + deal % 2;
+            let ranks = super::super::rules::Deal::from_seed(8, deal as u64).ranks;
+            let (mut table, mut plan) =
+                (Table { foundations: [0; 4], stacks: vec![Vec::new(); stacks] }, Plan::default());
+            for (id, &rank) in ranks.iter().enumerate().take(40) {
+                let card = Card { rank, id: id as u8 };
+                let base = Base::new(&table, &plan);
+                let free: Vec<u8> = plan.free_slots(&table, rank).collect();
+                for s in 0..stacks as u8 {
+                    let mut after = table.clone();
+                    after.stacks[s as usize].push(card);
+                    for &f in &free {
+                        let child = plan.with(card, f);
+                        let want = estimate(&after, &child, 3);
+                        assert_eq!(
+                            estimate_stacked(&base, &after, &child, card, s, f, 3),
+                            want,
+                            "deal {deal} card {id}"
+                        );
+                        derived += usize::from(
+                            base.0
+                                .as_ref()
+                                .is_some_and(|g| matches!(g.stacked(s as usize, rank, f as usize), Stacked::Graph(_))),
+                        );
+                    }
+                }
+                let Some(&f) = free.get(rng.random_range(0..free.len().max(1))) else { break };
+                table.stacks[rng.random_range(0..stacks)].push(card);
+                plan = plan.with(card, f);
+                for (s, f) in table.cascade(&plan) {
+                    let top = table.stacks[s as usize].pop().expect("cascade moves a top");
+                    plan = plan.after_play(&table, top, f, true).swap_remove(0);
+                    table.foundations[f as usize] += 1;
+                }
+            }
+        }
+        assert!(derived > 500, "only {derived} derived graphs checked");
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub const MAX_STACKS: usize = 4;
 pub const MAX_CHAIN: usize = 12;
 /// Cached positions per thread before the cache is cleared (about 30 bytes each).
 const CACHE_LIMIT: usize = 1 << 24;
+/// Slots of the entry cache per thread (40 bytes each): small enough to stay in the
+/// processor's caches.
+const ENTRY_BITS: u32 = 15;
 
 /// A stack-game position over one or two foundations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +43,7 @@ pub struct Position {
 impl Position {
     /// One foundation: `masks` are the forbidden stacks of its stock cards in foundation order.
     pub fn single(stacks: usize, masks: &[u8]) -> Position {
-        Position::pair(stacks, masks, &[], &vec![0; masks.len()], &[])
+        Position::pair(stacks, masks, &[], &[0; MAX_CHAIN], &[])
     }
 
     /// Two foundations: their chains' masks and the cross staircases (see the field docs).
@@ -111,17 +114,29 @@ impl Position {
 
     /// Each stack's signature: where it first becomes forbidden in chain 0 (low nibble) and
     /// chain 1 (high nibble), the chain's length when nowhere. Masks are nested along a chain,
-    /// so two stacks with the same signature are interchangeable.
+    /// so two stacks with the same signature are interchangeable, and the first forbidden card
+    /// is the chain's length less the cards forbidden there (a popcount over the mask bytes).
     fn signatures(&self) -> [u8; MAX_STACKS] {
+        const ONES: u64 = 0x0101_0101_0101_0101;
         let mut sig = [0u8; MAX_STACKS];
         for c in 0..2 {
-            let len = self.len[c] as usize;
+            let (lo, hi) = split_bytes(&self.mask[c]);
             for (s, entry) in sig.iter_mut().enumerate().take(self.stacks as usize) {
-                let first = (0..len).find(|&i| self.mask[c][i] >> s & 1 == 1).unwrap_or(len);
-                *entry |= (first as u8) << (4 * c);
+                let forbidden = (lo >> s & ONES).count_ones() + (hi >> s & ONES).count_ones();
+                *entry |= (self.len[c] - forbidden as u8) << (4 * c);
             }
         }
         sig
+    }
+
+    /// The position itself, packed (every entry is below 16): the key of the entry cache.
+    fn raw_key(&self) -> [u64; 4] {
+        let pack = |bytes: &[u8; MAX_CHAIN]| {
+            let (lo, hi) = split_bytes(bytes);
+            nibbles(lo) | nibbles(hi) << 32
+        };
+        let meta = self.len[0] as u64 | (self.len[1] as u64) << 4 | (self.stacks as u64) << 8;
+        [pack(&self.mask[0]) | meta << 48, pack(&self.mask[1]), pack(&self.cross[0]), pack(&self.cross[1])]
     }
 
     /// The cache key with chains in order `(c0, 1 − c0)`, packed into 91 bits: the lengths,
@@ -156,8 +171,33 @@ impl Position {
         if self.len[1] == 0 { self.key_from(0, sig) } else { self.key_from(0, sig).min(self.key_from(1, sig)) }
     }
 
-    /// The exact success probability under best play: memoized exhaustive search.
+    /// The exact success probability under best play. The player asks for the same few
+    /// positions over and over (every plan of a decision shares most chains), so a small cache
+    /// keyed by the position itself answers before the canonical form is computed.
     pub fn value(&self) -> f64 {
+        if self.cards() == 0 {
+            return 1.0;
+        }
+        let key = self.raw_key();
+        let slot = entry_slot(&key);
+        if let Some(v) = ENTRY_CACHE.with(|c| c.borrow().get(slot).and_then(|e| (e.0 == key).then_some(e.1))) {
+            return v;
+        }
+        let v = self.solve();
+        ENTRY_CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.is_empty() {
+                c.resize(1 << ENTRY_BITS, ([u64::MAX; 4], 0.0)); // no position packs to all ones
+            }
+            c[slot] = (key, v);
+        });
+        v
+    }
+
+    /// Memoized exhaustive search under the canonical key. The card values are summed in
+    /// sorted order, so a value does not depend on which member of its class was solved first
+    /// (the cache's history, and with it the thread count, never changes a result).
+    fn solve(&self) -> f64 {
         if self.cards() == 0 {
             return 1.0;
         }
@@ -171,29 +211,24 @@ impl Position {
         }
         // Only the first of each class of interchangeable stacks needs trying.
         let stacks = (0..self.stacks).filter(|&s| !sig[..s as usize].contains(&sig[s as usize]));
-        let mut sum = 0.0;
+        let mut bests = [0.0f64; 2 * MAX_CHAIN];
+        let mut k = 0;
         for c in 0..2 {
             for i in 0..self.len[c] as usize {
-                let mut best = 0.0f64;
                 for s in stacks.clone() {
                     if self.mask[c][i] >> s & 1 == 0 {
-                        best = best.max(self.place(c, i, s).value());
-                        if best == 1.0 {
+                        bests[k] = bests[k].max(self.place(c, i, s).solve());
+                        if bests[k] == 1.0 {
                             break;
                         }
                     }
                 }
-                sum += best;
+                k += 1;
             }
         }
-        let v = sum / self.cards() as f64;
-        CACHE.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() >= CACHE_LIMIT {
-                c.clear();
-            }
-            c.insert(key, v);
-        });
+        bests[..k].sort_unstable_by(f64::total_cmp);
+        let v = bests[..k].iter().sum::<f64>() / k as f64;
+        CACHE.with(|c| insert_bounded(&mut c.borrow_mut(), key, v));
         v
     }
 
@@ -220,6 +255,36 @@ impl Position {
     }
 }
 
+/// The first 8 and the last 4 of 12 bytes, little-endian.
+fn split_bytes(bytes: &[u8; MAX_CHAIN]) -> (u64, u64) {
+    let lo = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+    let hi = u32::from_le_bytes(bytes[8..].try_into().expect("4 bytes"));
+    (lo, hi as u64)
+}
+
+/// The low nibbles of the 8 bytes of `x`, packed into 32 bits.
+fn nibbles(x: u64) -> u64 {
+    let x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+    let x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+    (x | x >> 16) & 0xFFFF_FFFF
+}
+
+type Cache = HashMap<Key, f64, BuildHasherDefault<KeyHasher>>;
+
+/// The entry-cache slot of a packed position.
+fn entry_slot(key: &[u64; 4]) -> usize {
+    let h = key[0] ^ key[1].rotate_left(16) ^ key[2].rotate_left(32) ^ key[3].rotate_left(48);
+    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - ENTRY_BITS)) as usize
+}
+
+/// Inserts, first clearing a cache that reached [`CACHE_LIMIT`] (memory stays bounded).
+fn insert_bounded(cache: &mut Cache, key: Key, v: f64) {
+    if cache.len() >= CACHE_LIMIT {
+        cache.clear();
+    }
+    cache.insert(key, v);
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 struct Key(u64, u32);
 
@@ -232,8 +297,10 @@ impl Hasher for KeyHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
         }
     }
     fn write_u64(&mut self, x: u64) {
@@ -245,7 +312,9 @@ impl Hasher for KeyHasher {
 }
 
 thread_local! {
-    static CACHE: RefCell<HashMap<Key, f64, BuildHasherDefault<KeyHasher>>> = RefCell::new(HashMap::default());
+    static CACHE: RefCell<Cache> = RefCell::new(HashMap::default());
+    /// Direct-mapped: a position evicts whatever shared its slot.
+    static ENTRY_CACHE: RefCell<Vec<([u64; 4], f64)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Positions cached on this thread (for benchmarks and reports).
@@ -392,6 +461,24 @@ mod tests {
             let want = brute(stacks, succ, forbid);
             assert!((p.value() - want).abs() < 1e-12, "{p:?}: {} vs brute {want}", p.value());
             checked += 1;
+        }
+    }
+
+    /// A value must not depend on which member of its class a fresh cache solved first
+    /// (the thread-count independence of every experiment rests on it). Each thread starts
+    /// with empty caches; the twin has its chains swapped and its stacks relabelled s → 2 − s.
+    #[test]
+    fn values_are_the_same_bits_whichever_twin_is_solved() {
+        let relabel = |m: &[u8]| -> Vec<u8> {
+            m.iter().map(|&x| (0..3).filter(|s| x >> s & 1 == 1).fold(0, |a, s| a | 4 >> s)).collect()
+        };
+        let solve = |x: Position| std::thread::spawn(move || x.value().to_bits()).join().unwrap();
+        for n in 5..=8 {
+            let (a, b) = (vec![0; n], [vec![0; n - 2], vec![1, 3]].concat());
+            let (ca, cb) = (vec![n as u8 - 1; n], vec![n as u8; n]);
+            let p = Position::pair(3, &a, &b, &ca, &cb);
+            let twin = Position::pair(3, &relabel(&b), &relabel(&a), &cb, &ca);
+            assert_eq!(solve(p), solve(twin), "n = {n}");
         }
     }
 

@@ -21,7 +21,7 @@ pub enum Command {
     Endless(EndlessArgs),
     /// E3: head-to-head games on the tick model.
     Versus(VersusArgs),
-    /// Generate 8-chain template variants (the shipped sandwich8 came from this) as RON files.
+    /// Generate 8-chain template variants (the shipped sandwich8 were picked from these) as RON files.
     Templates(TemplatesArgs),
 }
 
@@ -35,6 +35,10 @@ pub struct TemplateArgs {
     /// Pair weight from the two label weights (paper: mean; min also promising).
     #[arg(long, value_enum, default_value_t = WeightRule::Mean)]
     pub weights: WeightRule,
+    /// Compile without the boundary rule (paper ch. 5 leaves it to the user): a boundary cell
+    /// must then differ from a body neighbour only where sharing its color breaks the chain.
+    #[arg(long)]
+    pub no_boundary_rule: bool,
     /// Number of colors (3-5).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=5))]
     pub colors: u8,
@@ -124,6 +128,7 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     let mut params = AiParams { group: group.to_string(), ..AiParams::default() };
     params.compile.colors = rules.colors as usize;
     params.compile.weight_rule = rules.weights;
+    params.compile.boundary_rule = !rules.no_boundary_rule;
     load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;
     Ok(params)
 }

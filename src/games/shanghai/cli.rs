@@ -58,6 +58,14 @@ pub struct EvalArgs {
     /// Weight preset file (default: the layout's bundled preset, else the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Score positions the peeking solver proves lost in a sampled world as 0 (false:
+    /// only stuck positions, as in the paper).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub dead_ends: bool,
+    /// Redeal samples of the hidden tiles that the peeking solver proves lost (false: uniform
+    /// samples, as in the paper).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub solvable_worlds: bool,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -188,7 +196,14 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 }
             };
             let weights = player_weights(&layout, &a.weights)?;
-            let player = PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() };
+            let player = PlayerParams {
+                n: a.n,
+                depth: a.depth,
+                weights,
+                dead_ends: a.dead_ends,
+                solvable_worlds: a.solvable_worlds,
+                ..PlayerParams::default()
+            };
             let exp = Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals };
             run_cli(&exp, &a.batch)?;
         }

@@ -56,9 +56,9 @@ pub enum AiKind {
     Potential,
     /// Templates until the best score exceeds 0.9, then potential maximization (paper §6).
     Combined,
-    /// asobi's player: the sandwich8 templates followed until the formation itself fires its
-    /// whole chain; a potential maximizer that also reads unseen pairs (virtual drops) when
-    /// every template conflicts or garbage is pending.
+    /// asobi's player: alone, the sandwich8 templates followed until the formation itself fires
+    /// its whole chain (a potential maximizer that also reads unseen pairs by virtual drops when
+    /// every template conflicts); in versus, that potential maximizer throughout.
     Asobi,
 }
 
@@ -159,8 +159,10 @@ impl PuyoAi for Player {
         match self.kind {
             AiKind::Template => self.template(obs),
             AiKind::Potential => self.potential(obs),
-            // Under attack: counter with the seeker (special case (c)) instead of building on.
-            AiKind::Asobi if obs.pending > 0 => self.potential(obs),
+            // Versus is a race: the seeker's quick chains and special cases (b)/(c) beat slow
+            // formations whose tall middle columns a small chain's garbage tops out (asobi vs
+            // combined: .46 with templates, .69 without, 200 games).
+            AiKind::Asobi if obs.opponent.is_some() => self.potential(obs),
             AiKind::Asobi => self.template(obs),
             AiKind::Combined => match best_template(&self.templates, obs.field) {
                 Some((t, s)) if s > self.params.switch => self.extend(obs, t, s),

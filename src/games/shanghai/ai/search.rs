@@ -4,11 +4,13 @@
 //! E(S_d, a) = 1 or 0 when the best child value is 1 or 0, their average with E_own(S_d, a)
 //! in between, and E_own(S_d, a) at d = D. Root moves have d = 1. After each move the
 //! certain moves are applied until none is left; they do not count as depth. A cleared
-//! position is worth 1 and a stuck one 0, at every depth (or only below D, by parameter).
+//! position is worth 1 and a stuck one 0, at every depth (or only below D, by parameter);
+//! so is one the solver proves lost ([`PlayerParams::dead_ends`]), which also prunes it.
 
 use super::PlayerParams;
 use super::certain::{certain_move, remaining_counts};
 use super::features::{PositionStats, action_value, features};
+use super::solver::Solver;
 use crate::games::shanghai::layout::Layout;
 use crate::games::shanghai::rules::{Kind, Move, legal_moves};
 use crate::games::shanghai::tileset::TileSet;
@@ -20,11 +22,13 @@ pub struct Search<'a> {
     pub kinds: &'a [Kind],
     pub n_kinds: usize,
     pub params: &'a PlayerParams,
+    /// The peeking solver of this world, for its dead-end test.
+    pub solver: Solver<'a>,
 }
 
 impl Search<'_> {
     /// The value of each of `moves` in the position `present`.
-    pub fn root_values(&self, present: &TileSet, moves: &[Move]) -> Vec<f64> {
+    pub fn root_values(&mut self, present: &TileSet, moves: &[Move]) -> Vec<f64> {
         let stats = PositionStats::of(self.layout, present, self.kinds);
         moves.iter().map(|&m| self.value(present, stats, m, 1)).collect()
     }
@@ -42,7 +46,7 @@ impl Search<'_> {
     }
 
     /// E(S_d, m).
-    fn value(&self, present: &TileSet, stats: PositionStats, m: Move, d: u32) -> f64 {
+    fn value(&mut self, present: &TileSet, stats: PositionStats, m: Move, d: u32) -> f64 {
         let own = action_value(&self.params.weights, features(self.layout, present, stats, self.kinds, m));
         if d >= self.params.depth && !self.params.terminal_at_depth {
             return own;
@@ -52,7 +56,7 @@ impl Search<'_> {
             return 1.0;
         }
         let moves = legal_moves(self.layout, &next, self.kinds);
-        if moves.is_empty() {
+        if moves.is_empty() || (self.params.dead_ends && self.solver.provably_lost(next)) {
             return 0.0;
         }
         if d >= self.params.depth {

@@ -37,7 +37,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use rand::Rng;
 
 use crate::games::shanghai::layout::Layout;
-use crate::games::shanghai::rules::{Kind, Move};
+use crate::games::shanghai::rules::{Kind, Move, UNKNOWN};
 use crate::games::shanghai::tileset::TileSet;
 use crate::lab::rng::{GameRng, game_rng, mix64};
 
@@ -144,6 +144,8 @@ pub struct Solver<'a> {
 }
 
 impl<'a> Solver<'a> {
+    /// A solver for the deal `kinds`; tiles of kind [`UNKNOWN`] (those a player saw removed)
+    /// belong to no kind and must not be in the positions asked about.
     pub fn new(layout: &'a Layout, kinds: &'a [Kind]) -> Solver<'a> {
         let mut dense = [usize::MAX; 256];
         let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -151,6 +153,9 @@ impl<'a> Solver<'a> {
             .iter()
             .enumerate()
             .map(|(t, &k)| {
+                if k == UNKNOWN {
+                    return usize::MAX;
+                }
                 if dense[k as usize] == usize::MAX {
                     dense[k as usize] = groups.len();
                     groups.push(Vec::new());
@@ -205,13 +210,20 @@ impl<'a> Solver<'a> {
 
     /// Decides the position `present`; when solvable, [`Solver::solution`] clears it.
     pub fn solve(&mut self, present: TileSet) -> Verdict {
+        self.solve_within(present, NODE_BUDGET)
+    }
+
+    /// [`Solver::solve`] with a budget of `max_nodes` more nodes (proofs of lost positions
+    /// from earlier calls are kept).
+    pub fn solve_within(&mut self, present: TileSet, max_nodes: u64) -> Verdict {
         if self.oversized {
             return Verdict::Undecided;
         }
         let Some(commits) = self.initial_commits(&present) else { return Verdict::Unsolvable };
-        let mut budget = FIRST_BUDGET;
-        while self.nodes < NODE_BUDGET {
-            self.budget = (self.nodes + budget).min(NODE_BUDGET);
+        let (mut budget, limit) = (FIRST_BUDGET, self.nodes + max_nodes);
+        self.restart = 0;
+        while self.nodes < limit {
+            self.budget = (self.nodes + budget).min(limit);
             self.solution.clear();
             match self.search(present, commits) {
                 // The witness is replayed, so a bug can cost a verdict but never fake one.
@@ -432,6 +444,19 @@ impl<'a> Solver<'a> {
         p.is_empty()
     }
 
+    /// Whether the reductions of a search node, without its probes (forced commitments,
+    /// settling, the relaxation), prove `present` lost. Cheap and sound, so the virtual
+    /// player uses it to score dead ends in a sampled world.
+    pub fn provably_lost(&mut self, mut present: TileSet) -> bool {
+        if self.oversized {
+            return false;
+        }
+        let Some(mut commits) = self.initial_commits(&present) else { return true };
+        let free = self.settle(&mut present, &mut commits);
+        self.solution.clear();
+        !present.is_empty() && !self.relaxation_clears(&present, &free, &self.partners(&present, commits))
+    }
+
     /// `None` when the budget ran out.
     fn search(&mut self, mut present: TileSet, mut commits: Commits) -> Option<bool> {
         self.nodes += 1;
@@ -609,6 +634,7 @@ mod tests {
             let mut solver = Solver::new(&layout, &kinds);
             let verdict = solver.solve(game.present);
             let truth = brute_force(&layout, &kinds, game.present, &mut HashMap::new());
+            prop_assert!(!(truth && Solver::new(&layout, &kinds).provably_lost(game.present)), "dead-end test unsound");
             prop_assert_eq!(verdict, if truth { Verdict::Solvable } else { Verdict::Unsolvable });
             if truth {
                 let mut replay = game.clone();
