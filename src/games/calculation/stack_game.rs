@@ -14,9 +14,9 @@
 //! coarser than the full DAG isomorphism of Tables 1–2 (see the tests for which table entries
 //! it reproduces).
 
+use rustc_hash::FxBuildHasher;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Most stacks the stack game handles (4-bit forbidden sets in the key).
 pub const MAX_STACKS: usize = 4;
@@ -269,7 +269,7 @@ fn nibbles(x: u64) -> u64 {
     (x | x >> 16) & 0xFFFF_FFFF
 }
 
-type Cache = HashMap<Key, f64, BuildHasherDefault<KeyHasher>>;
+type Cache = HashMap<Key, f64, FxBuildHasher>;
 
 /// The entry-cache slot of a packed position.
 fn entry_slot(key: &[u64; 4]) -> usize {
@@ -287,29 +287,6 @@ fn insert_bounded(cache: &mut Cache, key: Key, v: f64) {
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 struct Key(u64, u32);
-
-/// A multiply-xorshift hasher: the keys are already dense bit patterns.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = crate::lab::rng::mix64(self.0 ^ x);
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
-    }
-}
 
 thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(HashMap::default());

@@ -12,8 +12,8 @@
 //! in either order), which is what "unique solution" means. Goal-aware pruning cuts a branch
 //! when the puyos left (field plus remaining steps) cannot reach the goal.
 
+use rustc_hash::FxBuildHasher;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::games::puyo::rules::{Bits, Field, Link, MAX_COLORS, Pair, Placement, Puyo, WIDTH};
@@ -59,7 +59,6 @@ impl Solved {
 /// which costs time, never correctness.
 const TABLE_CAP: usize = 1 << 21;
 
-type FastBuild = BuildHasherDefault<FastHash>;
 /// A search state: step index, field, and what was popped so far (only for goals that count it).
 type State = (u8, Field, Popped);
 /// Outcomes of one step's placements that popped something, to merge equivalent placements.
@@ -75,10 +74,10 @@ struct Search<'a> {
     /// Links a step needs to meet the main goal: 0 (none needed), 1 (a pop) or 2 (a chain).
     needs_links: u32,
     /// Solutions below each state searched before the last step.
-    table: HashMap<State, u64, FastBuild>,
+    table: HashMap<State, u64, FxBuildHasher>,
     table_cap: usize,
     /// The equivalence classes of the solutions found (see [`Solved::distinct`]).
-    classes: HashSet<(u8, Field, Popped), FastBuild>,
+    classes: HashSet<(u8, Field, Popped), FxBuildHasher>,
     path: Vec<Placement>,
     /// Per-step scratch for the links of a placement (no allocation per node).
     links: Vec<Vec<Link>>,
@@ -294,34 +293,6 @@ impl Search<'_> {
                 self.path.pop();
             }
         }
-    }
-}
-
-/// A multiply-rotate hasher (FxHash style) for the transposition table: the keys are
-/// bitboards, for which SipHash's protection against chosen keys is not needed.
-#[derive(Default)]
-struct FastHash(u64);
-
-impl Hasher for FastHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
     }
 }
 
