@@ -648,6 +648,10 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     ui.add(egui::Slider::new(&mut p.n, 1..=64).text("n (determinizations)").logarithmic(true));
     ui.add(egui::Slider::new(&mut p.depth, 1..=4).text("D (depth)"));
     ui.checkbox(&mut p.terminal_at_depth, "score cleared/stuck at depth D");
+    ui.checkbox(&mut p.dead_ends, "score provably lost positions 0")
+        .on_hover_text("asobi's extension: the solver's relaxation proves a sampled position lost");
+    ui.checkbox(&mut p.solvable_worlds, "re-sample unsolvable worlds")
+        .on_hover_text("asobi's extension: redeal hidden tiles when the sample is provably lost");
     let w = &mut p.weights;
     for (name, value) in [
         ("I dominated", &mut w.dominated),
