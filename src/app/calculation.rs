@@ -681,6 +681,12 @@ fn calc_panel(mut contexts: EguiContexts, mut game: ResMut<CalcGame>, mut next: 
             ui.radio_value(&mut p.lookahead, 1, "1");
         });
         ui.add(egui::Slider::new(&mut p.pair_limit, 0..=24).text("pair limit"));
+        ui.add_enabled_ui(p.lookahead == 1, |ui| {
+            ui.add(egui::Slider::new(&mut p.lookahead_plans, 0..=400).text("lookahead plans"))
+                .on_hover_text("replies scored with the best M plans of each option (0 = all, the paper)");
+            ui.add(egui::Slider::new(&mut p.lookahead_ratio, 0.0..=1.0).text("lookahead ratio"))
+                .on_hover_text("look ahead only for options within this ratio of the best (0 = all, the paper)");
+        });
         if game.planner.params != game.settings.params {
             game.planner.params = game.settings.params.clone();
             game.estimates = None;

@@ -52,6 +52,16 @@ fn endless_is_thread_independent_and_shards_merge() {
     assert!(fields.iter().all(|f| m.contains_key(*f)), "{m:?}");
 }
 
+/// asobi's builder samples unseen pairs from a seed of the position, so its games are
+/// reproducible whatever the thread count.
+#[test]
+fn asobi_endless_is_thread_independent() {
+    let mut params = quick_params();
+    (params.builder.beam, params.builder.samples, params.builder.unseen_beam) = (8, 2, 4);
+    let exp = Endless { ai: AiKind::Asobi, params, games: 2, max_moves: 30, colors: 4 };
+    assert_eq!(untimed(run(&exp, 1, Shard::WHOLE)), untimed(run(&exp, 2, Shard::WHOLE)));
+}
+
 #[test]
 fn build_and_versus_report_the_contract_fields() {
     let build = Build { params: quick_params(), trials: 2, max_moves: 30, colors: 4 };

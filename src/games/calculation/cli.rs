@@ -35,14 +35,33 @@ pub struct PlayerArgs {
     /// exact; much slower at the start of a game).
     #[arg(long, default_value_t = PlannerParams::default().pair_limit)]
     pub pair_limit: usize,
+    /// Lookahead 1 only for options scoring at least R times the best at level 0, none when
+    /// one is left (asobi's bound; 0 = every option, as the paper).
+    #[arg(long, default_value_t = 0.0, value_name = "R")]
+    pub lookahead_ratio: f64,
+    /// Lookahead 1 scores each reply with the best M plans of the option's beam (asobi's
+    /// bound; 0 = all plans, as the paper).
+    #[arg(long, default_value_t = 0, value_name = "M")]
+    pub lookahead_plans: usize,
 }
 
 impl PlayerArgs {
     fn params(&self) -> anyhow::Result<PlannerParams> {
         ensure!(self.plans >= 1, "--plans must be at least 1");
         ensure!(self.lookahead <= 1, "--lookahead must be 0 or 1, not {}", self.lookahead);
+        ensure!(
+            (0.0..=1.0).contains(&self.lookahead_ratio),
+            "--lookahead-ratio must be between 0 and 1, not {}",
+            self.lookahead_ratio
+        );
         ensure!(self.pair_limit <= 24, "--pair-limit must be at most 24 (two foundations of 12 cards)");
-        Ok(PlannerParams { plans: self.plans, lookahead: self.lookahead, pair_limit: self.pair_limit })
+        Ok(PlannerParams {
+            plans: self.plans,
+            lookahead: self.lookahead,
+            pair_limit: self.pair_limit,
+            lookahead_ratio: self.lookahead_ratio,
+            lookahead_plans: self.lookahead_plans,
+        })
     }
 }
 

@@ -55,8 +55,8 @@ const UNLIMITED: u8 = u8::MAX;
 /// one, then one with more plans (it wins some deals the first loses, and the search alone
 /// rarely finds a win the players missed).
 const WITNESS_PLAYERS: [PlannerParams; 2] = [
-    PlannerParams { plans: 50, lookahead: 0, pair_limit: 6 },
-    PlannerParams { plans: 200, lookahead: 0, pair_limit: 6 },
+    PlannerParams { plans: 50, lookahead: 0, pair_limit: 6, lookahead_ratio: 0.0, lookahead_plans: 0 },
+    PlannerParams { plans: 200, lookahead: 0, pair_limit: 6, lookahead_ratio: 0.0, lookahead_plans: 0 },
 ];
 
 /// Decides the deal for `stacks` stacks: first the assignment-plan players play it (a win is

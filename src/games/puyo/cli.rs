@@ -28,8 +28,8 @@ pub enum Command {
 /// Templates and colors, shared by the experiments.
 #[derive(Debug, Args)]
 pub struct TemplateArgs {
-    /// Template group: stairs8, sandwich8, domino6, chains8 (stairs8 + sandwich8) or all.
-    /// asobi's player always uses sandwich8.
+    /// Template group: stairs8, sandwich8, domino6, chains8 (stairs8 + sandwich8) or all
+    /// (asobi's player uses none).
     #[arg(long, default_value = "stairs8")]
     pub templates: String,
     /// Pair weight from the two label weights (paper: mean; min also promising).

@@ -58,14 +58,19 @@ pub struct EvalArgs {
     /// Weight preset file (default: the layout's bundled preset, else the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// Score positions the peeking solver proves lost in a sampled world as 0 (false:
-    /// only stuck positions, as in the paper).
+    /// Score positions the peeking solver proves lost in a sampled world as 0, check rule 4
+    /// with the solver there, rate guesses as such and break ties by guess and action value
+    /// (false: only stuck positions score 0, ties go to the first move, as in the paper).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub dead_ends: bool,
     /// Redeal samples of the hidden tiles that the peeking solver proves lost (false: uniform
     /// samples, as in the paper).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub solvable_worlds: bool,
+    /// With --dead-ends, also decide positions after moves down to this depth with the
+    /// peeking solver's search in each sampled world (0: its cheap relaxation only).
+    #[arg(long, default_value_t = 1)]
+    pub solve_depth: u32,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -202,6 +207,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 weights,
                 dead_ends: a.dead_ends,
                 solvable_worlds: a.solvable_worlds,
+                solve_depth: a.solve_depth,
                 ..PlayerParams::default()
             };
             let exp = Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals };

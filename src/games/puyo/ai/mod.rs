@@ -1,6 +1,7 @@
 //! Puyo AIs (paper chapters 3-5): the relation-matrix template player, potential
 //! maximization, the combined player, and asobi's own player, all behind [`PuyoAi`].
 
+pub mod builder;
 pub mod labeling;
 pub mod potential;
 pub mod relation;
@@ -11,15 +12,13 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use self::builder::BuilderParams;
 use self::labeling::CompileOptions;
 use self::labeling::TemplateError;
 use self::potential::PotentialParams;
 use self::template::{Template, load_group};
 use self::template_search::{TemplateParams, best_template, search};
 use super::rules::{Field, Pair, Placement};
-
-/// The template library of asobi's player (part of its definition, whatever `group` says).
-pub const ASOBI_GROUP: &str = "sandwich8";
 
 /// What a player may see when deciding.
 #[derive(Clone, Copy, Debug)]
@@ -56,22 +55,30 @@ pub enum AiKind {
     Potential,
     /// Templates until the best score exceeds 0.9, then potential maximization (paper §6).
     Combined,
-    /// asobi's player: alone, the sandwich8 templates followed until the formation itself fires
-    /// its whole chain (a potential maximizer that also reads unseen pairs by virtual drops when
-    /// every template conflicts); in versus, that potential maximizer throughout.
+    /// asobi's player: alone, the chain builder (search over the known pairs, leaves scored by
+    /// virtual-drop chain potential and shape, fired at a goal length); in versus, potential
+    /// maximization that also reads unseen pairs by virtual drops.
     Asobi,
 }
 
-/// Parameters of every player (Default = the paper's values).
+/// Parameters of every player (Default = the paper's values; asobi's additions, `builder` and
+/// `extend_drop`, tuned on endless games of seed 1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AiParams {
     /// Template group: stairs8, sandwich8, domino6 or all.
     pub group: String,
     pub template: TemplateParams,
     pub compile: CompileOptions,
     pub potential: PotentialParams,
+    /// asobi's chain builder (single-player games).
+    pub builder: BuilderParams,
     /// The combined player switches to potential maximization above this template score.
     pub switch: f64,
+    /// Virtual-drop weight of the combined player's potential maximization over its formation
+    /// in single-player games (asobi's decision; 0 = the paper's plain potential maximization,
+    /// which fires the 8-chain as soon as nothing larger fires within the known pairs).
+    pub extend_drop: f64,
 }
 
 impl Default for AiParams {
@@ -81,7 +88,9 @@ impl Default for AiParams {
             template: TemplateParams::default(),
             compile: CompileOptions::default(),
             potential: PotentialParams::default(),
+            builder: BuilderParams::default(),
             switch: 0.9,
+            extend_drop: 0.7,
         }
     }
 }
@@ -97,11 +106,7 @@ pub struct Player {
 impl Player {
     pub fn new(kind: AiKind, mut params: AiParams) -> Result<Player, TemplateError> {
         if kind == AiKind::Asobi {
-            // asobi's player: follow the templates to the end and fire the formation itself
-            // (firing its whole chain is the completion test, not the 0.95 score), reading
-            // unseen pairs by virtual drops when it must fall back to potential maximization.
-            params.group = ASOBI_GROUP.to_string();
-            params.template.completion = 0.0;
+            // asobi's versus player: potential maximization reading unseen pairs by virtual drops.
             params.potential.virtual_drop = 0.8;
             params.potential.depth = 2;
         }
@@ -132,13 +137,28 @@ impl Player {
     fn extend(&self, obs: &Observation, t: usize, score: f64) -> Option<Decision> {
         let template = &self.templates[t];
         let keep = |f: &Field| template.score(template.full_match(f)) >= score;
-        let c = potential::decide_keeping(&self.params.potential, obs, keep, template.chain)?;
+        // Alone, chains found by virtual drops count as growth, so the formation's chain is not
+        // fired while it can still be extended; versus keeps the quick firing.
+        let virtual_drop =
+            if obs.opponent.is_none() { self.params.extend_drop } else { self.params.potential.virtual_drop };
+        let params = PotentialParams { virtual_drop, ..self.params.potential };
+        let c = potential::decide_keeping(&params, obs, keep, template.chain)?;
         let what = if c.fires { "fire, attack" } else { "extend, potential" };
         Some(Decision {
             placement: c.placement,
             fires: c.fires,
             why: format!("potential over {} ({score:.3}): {what} {:.0}", template.name, c.attack),
         })
+    }
+
+    fn build(&self, obs: &Observation) -> Option<Decision> {
+        let c = builder::decide(&self.params.builder, obs, self.params.compile.colors)?;
+        let why = if c.fires {
+            format!("builder: fire {} links", c.links)
+        } else {
+            format!("builder: build, potential {} links (value {:.0})", c.links, c.value)
+        };
+        Some(Decision { placement: c.placement, fires: c.fires, why })
     }
 
     fn template(&self, obs: &Observation) -> Option<Decision> {
@@ -163,7 +183,7 @@ impl PuyoAi for Player {
             // formations whose tall middle columns a small chain's garbage tops out (asobi vs
             // combined: .46 with templates, .69 without, 200 games).
             AiKind::Asobi if obs.opponent.is_some() => self.potential(obs),
-            AiKind::Asobi => self.template(obs),
+            AiKind::Asobi => self.build(obs),
             AiKind::Combined => match best_template(&self.templates, obs.field) {
                 Some((t, s)) if s > self.params.switch => self.extend(obs, t, s),
                 _ if obs.pending > 0 => self.potential(obs),

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Observation;
-use crate::games::puyo::rules::{Bits, Field, MAX_COLORS, Pair, Placement, Puyo, VISIBLE_HEIGHT, WIDTH};
+use crate::games::puyo::rules::{Bits, Chain, Field, MAX_COLORS, Pair, Placement, Puyo, VISIBLE_HEIGHT, WIDTH};
 
 /// Parameters of potential maximization.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,7 +52,7 @@ pub struct PotentialChoice {
 const MAX_CLEAR_LINKS: u32 = 2;
 
 /// Empty visible cells.
-fn empty_cells(f: &Field) -> u32 {
+pub fn empty_cells(f: &Field) -> u32 {
     72 - (f.occupied() & Bits::VISIBLE).count()
 }
 
@@ -67,26 +67,50 @@ fn connections(f: &Field) -> u32 {
         .sum()
 }
 
-/// The largest attack (paper 6.1) of a chain started by 1-2 puyos of one color dropped into
-/// one column of `f`.
-pub fn virtual_potential(f: &Field) -> u32 {
-    let mut best = 0;
+/// A chain started by virtual drops: `puyos` puyos of `color` dropped into column `col`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trigger {
+    pub col: usize,
+    pub color: Puyo,
+    pub puyos: u32,
+    pub chain: Chain,
+}
+
+/// Calls `found` for every chain started by dropping 1..=`max_puyos` (at most 3) puyos of one
+/// color into one column of `f` (per column and color, the fewest puyos that pop), with the
+/// field the chain leaves. Fewer than 4 dropped puyos pop only with a same-colored neighbour,
+/// so colors touching none of the drop cells are skipped.
+pub fn for_each_trigger(f: &Field, max_puyos: usize, mut found: impl FnMut(Trigger, &Field)) {
+    let max_puyos = max_puyos.min(3);
     for col in 0..WIDTH {
+        let h = f.height(col);
+        let cells = (h..(h + max_puyos).min(VISIBLE_HEIGHT)).fold(Bits::EMPTY, |a, r| a | Bits::cell(col, r));
+        let near = cells.neighbours();
         for &color in &Puyo::ALL[..MAX_COLORS] {
+            if (f.plane(color) & near).is_empty() {
+                continue;
+            }
             let mut g = *f;
-            for _ in 0..2 {
-                let h = g.height(col);
+            for puyos in 1..=max_puyos as u32 {
+                let row = g.height(col);
                 if !g.drop_puyo(col, color) {
                     break;
                 }
-                let chain = g.resolve_from(Bits::cell(col, h), |_| {});
+                let chain = g.resolve_from(Bits::cell(col, row), |_| {});
                 if chain.links > 0 {
-                    best = best.max(chain.attack());
+                    found(Trigger { col, color, puyos, chain }, &g);
                     break;
                 }
             }
         }
     }
+}
+
+/// The largest attack (paper 6.1) of a chain started by 1-2 puyos of one color dropped into
+/// one column of `f`.
+pub fn virtual_potential(f: &Field) -> u32 {
+    let mut best = 0;
+    for_each_trigger(f, 2, |t, _| best = best.max(t.chain.attack()));
     best
 }
 

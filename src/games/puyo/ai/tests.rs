@@ -15,6 +15,9 @@ fn ais_never_return_illegal_moves() {
             let mut p = AiParams::default();
             p.template.depth = 1;
             p.potential.depth = 2;
+            p.builder.beam = 8;
+            p.builder.samples = 1;
+            p.builder.unseen_beam = 4;
             Player::new(k, p).unwrap()
         })
         .collect();

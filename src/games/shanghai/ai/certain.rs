@@ -12,6 +12,10 @@ use crate::games::shanghai::tileset::TileSet;
 pub struct CertainMove {
     pub mv: Move,
     pub rule: u8,
+    /// Rule 4 only: the dominating tile with the other partner. Not always safe, as the
+    /// paper's rule is not: the tile left behind can still end up locked (seen in sampled
+    /// worlds), so a searcher that sees every kind may check both.
+    pub alt: Option<Move>,
 }
 
 /// The first certain move of a position. `kinds` are what the mover knows ([`UNKNOWN`] for
@@ -28,7 +32,7 @@ pub fn certain_move(
     for i in present.iter().filter(|&i| layout.is_free(present, i)) {
         free_of[kinds[i] as usize].push(i);
     }
-    let found = |rule: u8, a: usize, b: usize| Some(CertainMove { mv: Move::new(a, b), rule });
+    let found = |rule: u8, a: usize, b: usize| Some(CertainMove { mv: Move::new(a, b), rule, alt: None });
     // 1: a kind with exactly two tiles left, both free. 2: all four tiles of a kind free.
     for (rule, count) in [(1, 2), (2, 4)] {
         for (k, free) in free_of.iter().enumerate() {
@@ -57,7 +61,8 @@ pub fn certain_move(
                 let value = |p: usize| action_value(weights, features(layout, present, stats, kinds, Move::new(x, p)));
                 let mut partners = free.iter().copied().filter(|&p| p != x);
                 let (p, q) = (partners.next()?, partners.next()?);
-                return found(4, x, if value(q) > value(p) { q } else { p });
+                let (best, other) = if value(q) > value(p) { (q, p) } else { (p, q) };
+                return Some(CertainMove { mv: Move::new(x, best), rule: 4, alt: Some(Move::new(x, other)) });
             }
         }
     }
@@ -107,7 +112,12 @@ mod tests {
                     };
                     if c.rule < 4 {
                         prop_assert!(solvable_after(c.mv), "rule {}", c.rule);
+                        prop_assert_eq!(c.alt, None);
                     } else {
+                        // The other partner of the dominating tile.
+                        let alt = c.alt.expect("rule 4 names its other pair");
+                        let shared = alt.tiles().iter().filter(|t| c.mv.tiles().contains(t)).count();
+                        prop_assert!(alt != c.mv && shared == 1);
                         let k = kinds[c.mv.a as usize];
                         let free = layout.free_tiles(&game.present);
                         let some_pair_ok = [c.mv.a as usize, c.mv.b as usize].iter().any(|&x| {

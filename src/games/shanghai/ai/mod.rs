@@ -9,7 +9,12 @@
 //! deals are solvable, so such a world cannot be the real one), and inside a sample a
 //! position the solver's node reductions prove lost scores 0 like a stuck one. Without them
 //! the player misses locks (a stack or an ABAB row of two kinds) far beyond depth D, the
-//! main way it lost on the full turtle.
+//! main way it lost on the full turtle. `dead_ends` also brings the solver's search to the
+//! positions after root moves ([`PlayerParams::solve_depth`]: the action value of a position
+//! the search cannot finish stays near 1, so a move that loses the sampled world scored
+//! like a safe one), the solver's check of rule 4 and the rating of guesses in the search
+//! (see [`search`]), and a tie-break: equal mean values go to a move that is no guess, then
+//! to the higher action value, not to the first move in tile order.
 
 pub mod certain;
 pub mod features;
@@ -22,8 +27,10 @@ use serde::{Deserialize, Serialize};
 
 use super::level::Weights;
 use super::rules::{Game, Kind, Move, Observation, UNKNOWN};
+use crate::games::shanghai::tileset::TileSet;
 use crate::lab::rng::GameRng;
 use certain::certain_move;
+use features::{PositionStats, action_value, features};
 use search::Search;
 use solver::{Solver, Verdict};
 
@@ -58,14 +65,22 @@ pub struct PlayerParams {
     /// Score cleared/stuck positions 1/0 also at depth D (spec §6.4 default).
     pub terminal_at_depth: bool,
     /// Score a position 0 when the peeking solver's node reductions prove it lost in the
-    /// sampled world (an extension: the paper scores only stuck positions 0). Old files
-    /// lack the field and ran without it, hence `false` when missing.
+    /// sampled world (an extension: the paper scores only stuck positions 0); also turns on
+    /// the solver's check of rule 4 in sampled worlds, the rating of guesses in the search
+    /// and the tie-break (module doc). Old files lack the field and ran without it, hence
+    /// `false` when missing.
     #[serde(default)]
     pub dead_ends: bool,
     /// Redeal a sample of the hidden tiles that the peeking solver proves lost from here
     /// (spec §10.6: the sampler conditioned on a solvable world; generator deals are).
     #[serde(default)]
     pub solvable_worlds: bool,
+    /// With `dead_ends`, positions after moves at depths 1..=solve_depth are also decided by
+    /// the solver's search, not only its relaxation: a move that loses the sampled world
+    /// beyond depth D would otherwise score like a good one, as the action value of a
+    /// position the search cannot finish stays near 1. Missing in old files: 0 (off).
+    #[serde(default)]
+    pub solve_depth: u32,
 }
 
 impl Default for PlayerParams {
@@ -77,6 +92,7 @@ impl Default for PlayerParams {
             terminal_at_depth: true,
             dead_ends: true,
             solvable_worlds: true,
+            solve_depth: 1,
         }
     }
 }
@@ -103,20 +119,46 @@ impl Player for VirtualPlayer {
         let mut world = obs.kinds.clone();
         for _ in 0..p.n.max(1) {
             sample_world(obs, &hidden, &mut pool, &mut world, p.solvable_worlds, rng);
-            let solver = Solver::new(&obs.layout, &world);
-            let mut search =
-                Search { layout: &obs.layout, kinds: &world, n_kinds: obs.remaining.len(), params: p, solver };
+            let mut search = Search::new(&obs.layout, &world, obs.remaining.len(), p);
             for (t, v) in totals.iter_mut().zip(search.root_values(&obs.present, &moves)) {
                 *t += v;
             }
         }
         let values: Vec<(Move, f64)> = moves.iter().zip(&totals).map(|(&m, &t)| (m, t / p.n.max(1) as f64)).collect();
-        // Ties go to the first move in tile order.
-        let best = values.iter().fold(values[0], |b, &v| if v.1 > b.1 { v } else { b });
+        // Ties go to the first move in tile order; with the extensions, first to a move that
+        // is no guess, then to the higher action value in the observed position.
+        let keys = if p.dead_ends { tie_keys(obs, &moves, &p.weights) } else { vec![(false, 0.0); moves.len()] };
+        let best = (0..moves.len()).fold(0, |b, i| {
+            let (vi, vb) = (values[i].1, values[b].1);
+            if vi > vb + TIE || (vi >= vb - TIE && keys[i] > keys[b]) { i } else { b }
+        });
+        let best = values[best];
         let why = format!("best mean value {:.3} over {} moves (n = {}, D = {})", best.1, moves.len(), p.n, p.depth);
         debug_assert!(world.iter().enumerate().all(|(i, &k)| !obs.present.contains(i) || k != UNKNOWN));
         Some(Decision { mv: best.0, why, values })
     }
+}
+
+/// Mean values closer than this are a tie.
+const TIE: f64 = 1e-9;
+
+/// Tie-break keys of `moves` in the observed position: (no guess, action value). A guess
+/// pairs two of three free tiles of a kind whose fourth is hidden: which one to leave is
+/// better decided once the fourth shows, which determinized worlds cannot tell (each knows
+/// where it lies), so they often rate a guess as high as waiting.
+fn tie_keys(obs: &Observation, moves: &[Move], weights: &Weights) -> Vec<(bool, f64)> {
+    let layout = &obs.layout;
+    let free = layout.free_tiles(&obs.present);
+    let stats = PositionStats::of(layout, &obs.present, &obs.kinds);
+    moves
+        .iter()
+        .map(|&m| {
+            let k = obs.kinds[m.a as usize];
+            let of_kind = |set: &TileSet| set.iter().filter(|&t| obs.kinds[t] == k).count();
+            let guess = obs.remaining[k as usize] == 4 && of_kind(&free) == 3 && of_kind(&obs.present) == 3;
+            (!guess, action_value(weights, features(layout, &obs.present, stats, &obs.kinds, m)))
+        })
+        .collect()
 }
 
 /// Deals `pool` (the hidden kinds) uniformly onto the `hidden` tiles of `world`; with

@@ -6,14 +6,32 @@
 //! certain moves are applied until none is left; they do not count as depth. A cleared
 //! position is worth 1 and a stuck one 0, at every depth (or only below D, by parameter);
 //! so is one the solver proves lost ([`PlayerParams::dead_ends`]), which also prunes it.
+//!
+//! With `dead_ends` (asobi's extensions; off, this is the paper's search):
+//! - positions after moves down to [`PlayerParams::solve_depth`] are also decided by the
+//!   solver's search, not only its relaxation;
+//! - certain-move rule 4 takes its other partner when the solver proves the first one lost
+//!   in this world (the paper's rule 4 is not always safe);
+//! - a choice the player could only guess (three free tiles of a kind, the fourth hidden
+//!   at that node) is worth the mean of its pairings, not the best: this world knows where
+//!   the fourth lies, the player will not.
+//!
+//! Positions are memoized per world (the relaxation's verdict and the best child value per
+//! position and depth), which changes no value: move orders reaching one position repeat.
+
+use std::collections::HashMap;
 
 use super::PlayerParams;
 use super::certain::{certain_move, remaining_counts};
 use super::features::{PositionStats, action_value, features};
-use super::solver::Solver;
+use super::solver::{Solver, Verdict};
 use crate::games::shanghai::layout::Layout;
 use crate::games::shanghai::rules::{Kind, Move, legal_moves};
 use crate::games::shanghai::tileset::TileSet;
+
+/// Solver nodes spent on a position down to [`PlayerParams::solve_depth`]; undecided
+/// positions are valued by the search.
+const SOLVE_NODES: u64 = 300;
 
 /// A search in one world.
 pub struct Search<'a> {
@@ -23,10 +41,19 @@ pub struct Search<'a> {
     pub n_kinds: usize,
     pub params: &'a PlayerParams,
     /// The peeking solver of this world, for its dead-end test.
-    pub solver: Solver<'a>,
+    solver: Solver<'a>,
+    /// Transpositions: the relaxation's verdict per position, and the best child value per
+    /// position and depth (both functions of the position in one world).
+    relaxed_lost: HashMap<TileSet, bool>,
+    best_child: HashMap<(TileSet, u32), f64>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    pub fn new(layout: &'a Layout, kinds: &'a [Kind], n_kinds: usize, params: &'a PlayerParams) -> Search<'a> {
+        let solver = Solver::new(layout, kinds);
+        Search { layout, kinds, n_kinds, params, solver, relaxed_lost: HashMap::new(), best_child: HashMap::new() }
+    }
+
     /// The value of each of `moves` in the position `present`.
     pub fn root_values(&mut self, present: &TileSet, moves: &[Move]) -> Vec<f64> {
         let stats = PositionStats::of(self.layout, present, self.kinds);
@@ -34,15 +61,34 @@ impl Search<'_> {
     }
 
     /// The position after `m` and then every certain move.
-    pub fn advance(&self, present: &TileSet, m: Move) -> TileSet {
+    pub fn advance(&mut self, present: &TileSet, m: Move) -> TileSet {
         let mut next = *present;
         m.tiles().into_iter().for_each(|t| next.remove(t));
         let mut remaining = remaining_counts(&next, self.kinds, self.n_kinds);
         while let Some(c) = certain_move(self.layout, &next, self.kinds, &remaining, &self.params.weights) {
-            c.mv.tiles().into_iter().for_each(|t| next.remove(t));
-            remaining[self.kinds[c.mv.a as usize] as usize] -= 2;
+            let mv = match c.alt {
+                Some(alt) if self.params.dead_ends && self.loses(next, c.mv) && !self.loses(next, alt) => alt,
+                _ => c.mv,
+            };
+            mv.tiles().into_iter().for_each(|t| next.remove(t));
+            remaining[self.kinds[mv.a as usize] as usize] -= 2;
         }
         next
+    }
+
+    /// Whether the solver's search proves `m` from `present` lost in this world.
+    fn loses(&mut self, present: TileSet, m: Move) -> bool {
+        let mut next = present;
+        m.tiles().into_iter().for_each(|t| next.remove(t));
+        self.solver.solve_within(next, SOLVE_NODES) == Verdict::Unsolvable
+    }
+
+    /// Whether the solver proves `next`, reached by a move at depth `d`, lost: by its
+    /// relaxation, and down to [`PlayerParams::solve_depth`] by a search of [`SOLVE_NODES`].
+    fn is_lost(&mut self, next: TileSet, d: u32) -> bool {
+        let solver = &mut self.solver;
+        *self.relaxed_lost.entry(next).or_insert_with(|| solver.provably_lost(next))
+            || (d <= self.params.solve_depth && self.solver.solve_within(next, SOLVE_NODES) == Verdict::Unsolvable)
     }
 
     /// E(S_d, m).
@@ -56,20 +102,113 @@ impl Search<'_> {
             return 1.0;
         }
         let moves = legal_moves(self.layout, &next, self.kinds);
-        if moves.is_empty() || (self.params.dead_ends && self.solver.provably_lost(next)) {
+        if moves.is_empty() || (self.params.dead_ends && self.is_lost(next, d)) {
             return 0.0;
         }
         if d >= self.params.depth {
             return own;
         }
+        let best = match self.best_child.get(&(next, d)) {
+            Some(&best) => best,
+            None => {
+                let best = self.best_child_value(next, moves, d);
+                self.best_child.insert((next, d), best);
+                best
+            }
+        };
+        if best <= 0.0 {
+            0.0
+        } else if best >= 1.0 {
+            1.0
+        } else {
+            (own + best) / 2.0
+        }
+    }
+
+    /// max_i E(S_{d+1}, a_i) over the `moves` of `next`.
+    fn best_child_value(&mut self, next: TileSet, moves: Vec<Move>, d: u32) -> f64 {
         let stats = PositionStats::of(self.layout, &next, self.kinds);
+        let guesses = if self.params.dead_ends { self.guesses(&next) } else { 0 };
         let mut best: f64 = 0.0;
+        // Per guessed kind: the sum and number of its pairings' values.
+        let mut guessed = [(0.0, 0u32); 64];
         for mi in moves {
-            best = best.max(self.value(&next, stats, mi, d + 1));
+            let v = self.value(&next, stats, mi, d + 1);
+            let k = self.kinds[mi.a as usize] as usize;
+            if k < 64 && guesses >> k & 1 == 1 {
+                guessed[k].0 += v;
+                guessed[k].1 += 1;
+                continue;
+            }
+            best = best.max(v);
             if best >= 1.0 {
                 return 1.0;
             }
         }
-        if best <= 0.0 { 0.0 } else { (own + best) / 2.0 }
+        for (sum, count) in guessed.into_iter().filter(|g| g.1 > 0) {
+            best = best.max(sum / count as f64);
+        }
+        best
+    }
+
+    /// The kinds (as a bit set) that a player at `present` could only guess how to pair:
+    /// four left, three free, the fourth hidden from view. The sampled world knows where the
+    /// fourth lies and would pick the right pair; the player would not, so the search rates
+    /// such a choice by the mean of its pairings.
+    fn guesses(&self, present: &TileSet) -> u64 {
+        let mut free = [0u8; 64];
+        let mut hidden = [0u8; 64];
+        let mut left = [0u8; 64];
+        for t in present.iter() {
+            let k = self.kinds[t] as usize;
+            if k >= 64 {
+                continue;
+            }
+            left[k] += 1;
+            if self.layout.is_free(present, t) {
+                free[k] += 1;
+            } else if !self.layout.is_visible(present, t) {
+                hidden[k] += 1;
+            }
+        }
+        (0..64).filter(|&k| left[k] == 4 && free[k] == 3 && hidden[k] == 1).fold(0, |m, k| m | 1 << k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shanghai::catalog::load;
+    use crate::games::shanghai::generator::{DealSource, deal};
+    use crate::lab::rng::game_rng;
+    use proptest::prelude::*;
+    use rand::Rng;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Memoizing positions changes no value: root values from one search equal those of
+        /// a fresh search per root move (no transpositions shared), for the paper's search
+        /// and with the extensions, along random plays of generator deals.
+        #[test]
+        fn memoized_values_match_fresh_searches(seed in 0u64..10_000, paper in any::<bool>()) {
+            let layout = load("mini_turtle").unwrap();
+            let kinds = deal(&layout, DealSource::Generator, seed, 0).unwrap();
+            let params = PlayerParams { n: 1, depth: 3, dead_ends: !paper, ..PlayerParams::default() };
+            let mut present = layout.all();
+            let mut rng = game_rng(seed, 1);
+            for _ in 0..4 {
+                let moves = legal_moves(&layout, &present, &kinds);
+                if moves.is_empty() {
+                    break;
+                }
+                let shared = Search::new(&layout, &kinds, 9, &params).root_values(&present, &moves);
+                let fresh: Vec<f64> =
+                    moves.iter().map(|&m| Search::new(&layout, &kinds, 9, &params).root_values(&present, &[m])[0]).collect();
+                prop_assert_eq!(shared, fresh);
+                let m = moves[rng.random_range(0..moves.len())];
+                m.tiles().into_iter().for_each(|t| present.remove(t));
+            }
+        }
     }
 }

@@ -1,0 +1,392 @@
+//! asobi's chain builder for single-player (endless) play, in the style of strong Puyo AIs
+//! rather than the paper's: it builds one long chain and fires it once it reaches a goal.
+//!
+//! Search: every placement of the current pair and of the first preview (depth 2); the
+//! `beam` best depth-2 fields are extended with the second preview (depth 3). A path whose
+//! move fires a chain of at least `goal` links ends there and wins (the pairs are known); a
+//! pop of at most `clear_links` links on the way is a building pop (it costs `pop`), longer
+//! ones are never played as building moves (they would waste the chain). Then Monte-Carlo
+//! over unseen pairs: `samples` random futures of `unseen` pairs, each searched by a beam of
+//! `unseen_beam` fields from the best known leaves; the first move with the best mean over
+//! the futures is played. Every field is scored by [`evaluate`]:
+//! - the chain potential: the longest chain that 1-`trigger_puyos` puyos of one color dropped
+//!   into one column would fire (the virtual drops of [`super::potential::for_each_trigger`]),
+//!   less a cost per puyo the trigger needs;
+//! - shape: squared height steps between neighbouring columns measured against a U-shaped
+//!   `profile` (sides high, middle low), and column 3 (where the game ends) kept below `safe3`;
+//! - connectivity: same-colored groups of 2 and 3 (future links), isolated puyos buried under
+//!   others (cells that can no longer join anything).
+//!
+//! Firing (the endless game ends with the player's one chain): the current pair fires its
+//! longest chain when it reaches `goal` links, when at most `fire_empty` visible cells are
+//! empty and no building move keeps a longer potential, or when every building move loses
+//! the game within the known pairs.
+
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use super::Observation;
+use super::potential::{empty_cells, for_each_trigger};
+use crate::games::puyo::rules::{Bits, Field, MAX_COLORS, Pair, Placement, Puyo, VISIBLE_HEIGHT, WIDTH};
+use crate::lab::rng::{GameRng, mix64};
+
+/// Parameters of the chain builder (Default = the tuned values).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BuilderParams {
+    /// Fire as soon as the current pair fires a chain of at least this many links.
+    pub goal: u32,
+    /// Depth-2 fields extended with the third known pair.
+    pub beam: usize,
+    /// Most puyos of one color a virtual drop may add to a column (1-3).
+    pub trigger_puyos: usize,
+    /// Fire the longest available chain once at most this many visible cells are empty and no
+    /// building move reaches a longer potential.
+    pub fire_empty: u32,
+    /// Building pops may have at most this many links (longer ones waste the chain).
+    pub clear_links: u32,
+    /// Value per link of the potential chain (and of a chain fired in the search).
+    pub chain: f64,
+    /// Cost per puyo the potential chain's trigger needs.
+    pub needed: f64,
+    /// Value per same-colored group of 2 and of 3.
+    pub group2: f64,
+    pub group3: f64,
+    /// Cost per isolated puyo with another puyo on top of it.
+    pub buried: f64,
+    /// Cost per squared row of height step between neighbouring columns, beyond `profile`.
+    pub bump: f64,
+    /// Ideal column heights relative to each other (a U: the sides higher than the middle).
+    pub profile: [f64; WIDTH],
+    /// Columns may grow to this height before `tall` costs apply...
+    pub safe: usize,
+    /// ...per squared row above it.
+    pub tall: f64,
+    /// Column 3 may grow to this height before `tall3` costs apply...
+    pub safe3: usize,
+    /// ...per squared row above it.
+    pub tall3: f64,
+    /// Monte-Carlo over unseen pairs: futures sampled...
+    pub samples: u64,
+    /// ...each this many random pairs deep beyond the known ones...
+    pub unseen: usize,
+    /// ...searched by a beam this wide.
+    pub unseen_beam: usize,
+    /// Cost of a building pop (a chain shorter than `goal` fired on the way).
+    pub pop: f64,
+}
+
+impl Default for BuilderParams {
+    fn default() -> Self {
+        BuilderParams {
+            goal: 13,
+            beam: 48,
+            trigger_puyos: 3,
+            fire_empty: 6,
+            clear_links: 2,
+            chain: 100.0,
+            needed: 15.0,
+            group2: 6.0,
+            group3: 12.0,
+            buried: 6.0,
+            bump: 4.0,
+            profile: [2.0, 1.0, 0.0, 0.0, 1.0, 2.0],
+            safe: 10,
+            tall: 40.0,
+            safe3: 9,
+            tall3: 60.0,
+            pop: 150.0,
+            samples: 3,
+            unseen: 3,
+            unseen_beam: 40,
+        }
+    }
+}
+
+/// A decision of the builder.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BuildChoice {
+    pub placement: Placement,
+    /// The move fires the player's chain.
+    pub fires: bool,
+    /// Links fired, or the longest potential chain of the best leaf.
+    pub links: u32,
+    /// The best leaf's value.
+    pub value: f64,
+}
+
+/// A leaf's value and its longest potential chain.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    pub value: f64,
+    pub links: u32,
+}
+
+/// Scores a settled field for chain building (see the module doc).
+pub fn evaluate(params: &BuilderParams, f: &Field) -> Evaluation {
+    let mut potential = 0.0f64;
+    let mut links = 0;
+    for_each_trigger(f, params.trigger_puyos, |t, _| {
+        links = links.max(t.chain.links);
+        potential = potential.max(params.chain * t.chain.links as f64 - params.needed * t.puyos as f64);
+    });
+    let heights: [usize; WIDTH] = std::array::from_fn(|c| f.height(c).min(VISIBLE_HEIGHT));
+    let mut shape = 0.0;
+    for c in 0..WIDTH - 1 {
+        let step = heights[c] as f64 - heights[c + 1] as f64 - (params.profile[c] - params.profile[c + 1]);
+        shape -= params.bump * step * step;
+    }
+    for (c, &h) in heights.iter().enumerate() {
+        let over = h.saturating_sub(params.safe) as f64;
+        shape -= params.tall * over * over;
+        if c == 2 {
+            let over = h.saturating_sub(params.safe3) as f64;
+            shape -= params.tall3 * over * over;
+        }
+    }
+    Evaluation { value: potential + shape + connectivity(params, f), links }
+}
+
+/// Groups of 2 and 3 rewarded, buried single puyos punished.
+fn connectivity(params: &BuilderParams, f: &Field) -> f64 {
+    let occupied = f.occupied();
+    // Cells with an occupied cell right above them.
+    let covered = Bits(occupied.0 & (occupied.0 >> 1));
+    let mut value = 0.0;
+    for &color in &Puyo::ALL[..MAX_COLORS] {
+        let mut rest = f.plane(color) & Bits::VISIBLE;
+        while !rest.is_empty() {
+            let group = Bits::flood(rest.first(), rest);
+            rest = Bits(rest.0 & !group.0);
+            value += match group.count() {
+                1 if !(group & covered).is_empty() => -params.buried,
+                2 => params.group2,
+                3 => params.group3,
+                _ => 0.0,
+            };
+        }
+    }
+    value
+}
+
+/// A field in the search: the first move it descends from, and the building pops' cost so far.
+#[derive(Clone, Copy)]
+struct Node {
+    first: usize,
+    field: Field,
+    cost: f64,
+}
+
+/// The best known continuation of one first move, compared as (goal chain fired on the way,
+/// depth of its leaves, leaf value): a chain of at least `goal` links over the known pairs is
+/// certain, and leaves one pair deeper hold two more puyos, so their values are not comparable
+/// with shallower ones.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+struct Outlook {
+    fired: u32,
+    depth: usize,
+    value: f64,
+    links: u32,
+}
+
+const NONE: Outlook = Outlook { fired: 0, depth: 0, value: f64::NEG_INFINITY, links: 0 };
+
+/// One decision; `None` only when no legal move exists.
+pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Option<BuildChoice> {
+    let field = obs.field;
+    let (&pair, previews) = obs.pairs.split_first()?;
+    let moves: Vec<Placement> = field.legal_placements(pair).collect();
+    let &any = moves.first()?;
+    // The longest chain the current pair fires, as (links, attack, placement).
+    let mut fire: Option<(u32, u32, Placement)> = None;
+    let mut frontier = Vec::new();
+    for (i, &p) in moves.iter().enumerate() {
+        let mut f = *field;
+        let chain = f.play(pair, p)?;
+        if chain.links > 0 && fire.is_none_or(|(l, a, _)| (chain.links, chain.attack()) > (l, a)) {
+            fire = Some((chain.links, chain.attack(), p));
+        }
+        if !f.is_dead() && chain.links <= params.clear_links {
+            let cost = if chain.links > 0 { params.pop } else { 0.0 };
+            frontier.push(Node { first: i, field: f, cost });
+        }
+    }
+    let fire_now =
+        |(links, _, placement): (u32, u32, Placement)| BuildChoice { placement, fires: true, links, value: 0.0 };
+    let empty = empty_cells(field);
+    match fire {
+        Some(f) if f.0 >= params.goal || frontier.is_empty() => {
+            return Some(fire_now(f));
+        }
+        _ if frontier.is_empty() => return Some(BuildChoice { placement: any, fires: false, links: 0, value: 0.0 }),
+        _ => {}
+    }
+    let mut outlook = vec![NONE; moves.len()];
+    let mut record = |first: usize, o: Outlook| {
+        if o > outlook[first] {
+            outlook[first] = o;
+        }
+    };
+    let mut depth = 1;
+    let mut last: Vec<(f64, Node)> = Vec::new();
+    for (k, &pair) in previews.iter().take(2).enumerate() {
+        let mut next = Vec::with_capacity(frontier.len() * 22);
+        for node in &frontier {
+            for p in node.field.legal_placements(pair) {
+                let mut f = node.field;
+                let Some(chain) = f.play(pair, p) else { continue };
+                if chain.links >= params.goal {
+                    record(node.first, Outlook { fired: chain.links, depth: 0, value: 0.0, links: chain.links });
+                } else if !f.is_dead() && chain.links <= params.clear_links {
+                    let cost = node.cost + if chain.links > 0 { params.pop } else { 0.0 };
+                    next.push(Node { first: node.first, field: f, cost });
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        depth += 1;
+        let mut leaves: Vec<(f64, u32, Node)> = next
+            .into_iter()
+            .map(|n| {
+                let e = evaluate(params, &n.field);
+                (e.value - n.cost, e.links, n)
+            })
+            .collect();
+        for &(value, links, n) in &leaves {
+            record(n.first, Outlook { fired: 0, depth, value, links });
+        }
+        if k == 0 && previews.len() > 1 {
+            leaves.sort_by(|a, b| b.0.total_cmp(&a.0));
+            leaves.truncate(params.beam.max(1));
+        }
+        frontier = leaves.iter().map(|l| l.2).collect();
+        last = leaves.iter().map(|l| (l.0, l.2)).collect();
+    }
+    if depth == 1 {
+        for n in &frontier {
+            let e = evaluate(params, &n.field);
+            record(n.first, Outlook { fired: 0, depth, value: e.value - n.cost, links: e.links });
+            last.push((e.value - n.cost, *n));
+        }
+    }
+    let (mut i, best) = outlook.iter().enumerate().fold((0, NONE), |b, (i, &o)| if o > b.1 { (i, o) } else { b });
+    if best == NONE {
+        // Every continuation loses: fire what there is.
+        return Some(fire.map_or(BuildChoice { placement: any, fires: false, links: 0, value: best.value }, fire_now));
+    }
+    if best.fired == 0
+        && let Some(j) = sample_unseen(params, colors, &last, moves.len(), position_seed(field, obs.pairs))
+    {
+        i = j;
+    }
+    let links = outlook[i].links.max(outlook[i].fired);
+    if let Some(f) = fire.filter(|f| empty <= params.fire_empty && f.0 >= links) {
+        return Some(fire_now(f));
+    }
+    Some(BuildChoice { placement: moves[i], fires: false, links, value: outlook[i].value })
+}
+
+/// A seed from the position, so the sampled futures (and the decision) are reproducible.
+fn position_seed(field: &Field, pairs: &[Pair]) -> u64 {
+    let planes = Puyo::ALL.iter().map(|&k| field.plane(k).0);
+    let pairs = pairs.iter().map(|p| (p.axis.index() * 8 + p.child.index()) as u128);
+    planes.chain(pairs).fold(0, |h, x| mix64(h ^ x as u64 ^ mix64((x >> 64) as u64)))
+}
+
+/// Monte-Carlo over unseen pairs: for each of `samples` random futures (seeded by the
+/// position, so decisions are reproducible), a beam search from the deepest known leaves
+/// `start`; a first move scores the mean over futures of its best final leaf. Only first moves
+/// that stay in the beam in every future are candidates; `None` when there is none.
+fn sample_unseen(
+    params: &BuilderParams,
+    colors: usize,
+    start: &[(f64, Node)],
+    firsts: usize,
+    seed: u64,
+) -> Option<usize> {
+    if params.samples == 0 || params.unseen == 0 {
+        return None;
+    }
+    let mut start = start.to_vec();
+    start.sort_by(|a, b| b.0.total_cmp(&a.0));
+    start.truncate(params.unseen_beam.max(1));
+    let mut total = vec![0.0; firsts];
+    let mut seen = vec![0; firsts];
+    for s in 0..params.samples {
+        let mut rng = GameRng::seed_from_u64(mix64(seed ^ s));
+        let mut beam = start.clone();
+        let mut best = vec![f64::NEG_INFINITY; firsts];
+        for _ in 0..params.unseen {
+            let pair = Pair::random(&mut rng, colors);
+            let mut next = Vec::with_capacity(beam.len() * 22);
+            for (_, node) in &beam {
+                for p in node.field.legal_placements(pair) {
+                    let mut f = node.field;
+                    let Some(chain) = f.play(pair, p) else { continue };
+                    if chain.links >= params.goal {
+                        let v = params.chain * chain.links as f64 - node.cost;
+                        best[node.first] = best[node.first].max(v);
+                    } else if !f.is_dead() && chain.links <= params.clear_links {
+                        let cost = node.cost + if chain.links > 0 { params.pop } else { 0.0 };
+                        let n = Node { first: node.first, field: f, cost };
+                        next.push((evaluate(params, &f).value - cost, n));
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            next.sort_by(|a, b| b.0.total_cmp(&a.0));
+            next.truncate(params.unseen_beam.max(1));
+            beam = next;
+        }
+        for (v, n) in &beam {
+            best[n.first] = best[n.first].max(*v);
+        }
+        for (i, &b) in best.iter().enumerate() {
+            if b > f64::NEG_INFINITY {
+                total[i] += b;
+                seen[i] += 1;
+            }
+        }
+    }
+    (0..firsts).filter(|&i| seen[i] == params.samples).max_by(|&a, &b| total[a].total_cmp(&total[b]).then(b.cmp(&a)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::puyo::rules::Puyo::{Blue, Red};
+
+    /// Red, green and blue stacked in column 1 over a green and a blue key in column 2: a red
+    /// dropped into column 2 fires a 3-chain.
+    fn three_chain() -> Field {
+        Field::from_ascii("B.....\nB.....\nB.....\nG.....\nG.....\nG.....\nR.....\nRB....\nRG....").unwrap()
+    }
+
+    #[test]
+    fn evaluation_finds_the_three_chain_potential() {
+        let f = three_chain();
+        let mut found = Vec::new();
+        for_each_trigger(&f, 3, |t, after| found.push((t.col, t.color, t.puyos, t.chain.links, after.count())));
+        assert!(found.contains(&(1, Red, 1, 3, 0)), "{found:?}");
+        assert_eq!(evaluate(&BuilderParams::default(), &f).links, 3);
+    }
+
+    #[test]
+    fn fires_once_the_current_pair_reaches_the_goal() {
+        let f = three_chain();
+        let pairs = [Pair::new(Red, Blue), Pair::new(Blue, Blue), Pair::new(Blue, Blue)];
+        let obs = Observation { field: &f, pairs: &pairs, pending: 0, opponent: None };
+        let params = BuilderParams { goal: 3, ..BuilderParams::default() };
+        let c = decide(&params, &obs, 4).unwrap();
+        let mut after = f;
+        assert!(c.fires && after.play(pairs[0], c.placement).unwrap().links == 3, "{c:?}");
+        // Below the goal the chain is kept: building moves never pop it.
+        let c = decide(&BuilderParams::default(), &obs, 4).unwrap();
+        let mut after = f;
+        assert!(!c.fires && after.play(pairs[0], c.placement).unwrap().links == 0, "{c:?}");
+        assert_eq!(evaluate(&BuilderParams::default(), &after).links, 3, "{c:?}\n{after}");
+    }
+}
