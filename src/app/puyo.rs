@@ -725,6 +725,10 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         }
     });
     ui.add(egui::Slider::new(&mut p.template.depth, 1..=3).text("search depth"));
+    ui.add(egui::Slider::new(&mut p.template.chance, 0..=8).text("chance ply"))
+        .on_hover_text("asobi: the best K leaves of each first move also count the next, unseen pair (0 = paper)");
+    ui.add(egui::Slider::new(&mut p.compile.weight_power, 0.5..=3.0).step_by(0.25).text("weight power"))
+        .on_hover_text("asobi: default label weights become 100 (w / 100)^p (1 = paper)");
     ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
     if game.settings.params.group != before.group {
         game.templates = TemplateEditor::default();

@@ -58,6 +58,6 @@ fn template_depth3(seed: u64) -> u64 {
         f.play(pair, p);
     }
     let pairs = pair_sequence(&mut rng, 4, 3);
-    let _ = search(stairs(), &TemplateParams::default(), &f, &pairs);
+    let _ = search(stairs(), &TemplateParams::default(), &f, &pairs, 4);
     1
 }

@@ -42,6 +42,21 @@ pub struct TemplateArgs {
     /// Number of colors (3-5).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=5))]
     pub colors: u8,
+    /// asobi: the default label weight w becomes 100 (w / 100)^P (1 = the paper; 2 places the
+    /// constrained labels still earlier).
+    #[arg(long, default_value_t = 1.0, value_parser = weight_power)]
+    pub weight_power: f64,
+    /// asobi: the template search rates the best K leaves below each first move by the expected value after one
+    /// more, unseen pair (0 = the paper).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64))]
+    pub chance: u16,
+}
+
+fn weight_power(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if (0.25..=4.0).contains(&p) => Ok(p),
+        _ => Err(format!("'{s}' is not a number from 0.25 to 4")),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -129,6 +144,8 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     params.compile.colors = rules.colors as usize;
     params.compile.weight_rule = rules.weights;
     params.compile.boundary_rule = !rules.no_boundary_rule;
+    params.compile.weight_power = rules.weight_power;
+    params.template.chance = rules.chance as usize;
     load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;
     Ok(params)
 }

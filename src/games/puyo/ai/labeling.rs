@@ -35,11 +35,19 @@ pub struct CompileOptions {
     pub weight_rule: WeightRule,
     /// Colors of the game: the X graph of the body labels must be colorable with them.
     pub colors: usize,
+    /// asobi: the default rule's weight w becomes 100 (w / 100)^p, sharpening the priority of
+    /// the constrained labels (1 = the paper; files' explicit weights are kept as written).
+    #[serde(default = "paper_weight_power")]
+    pub weight_power: f64,
+}
+
+fn paper_weight_power() -> f64 {
+    1.0
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { boundary_rule: true, weight_rule: WeightRule::Mean, colors: 4 }
+        CompileOptions { boundary_rule: true, weight_rule: WeightRule::Mean, colors: 4, weight_power: 1.0 }
     }
 }
 
@@ -206,8 +214,9 @@ fn breaks_chain(grid: &LabelGrid, labels: &Labels, a: char, b: char, chain: u32)
     links != chain
 }
 
-/// Stage (3): the default weight rule (spec §5 table), then the file's overrides.
-pub fn weights(table: &TruthTable, labels: &Labels, file: &TemplateFile) -> Vec<(char, u32)> {
+/// Stage (3): the default weight rule (spec §5 table) raised to `power`, then the file's
+/// overrides.
+pub fn weights(table: &TruthTable, labels: &Labels, file: &TemplateFile, power: f64) -> Vec<(char, u32)> {
     table
         .labels
         .iter()
@@ -217,6 +226,7 @@ pub fn weights(table: &TruthTable, labels: &Labels, file: &TemplateFile) -> Vec<
                 .any(|r| (0..WIDTH).any(|c| labels[r][c] == Some(l) && (c == 0 || c == WIDTH - 1 || r == 0)));
             let edge = if on_edge { 100 } else { 0 };
             let w = if l.is_ascii_uppercase() { 100 * xu + 10 * xl + edge } else { 10 * xu + edge };
+            let w = (100.0 * (w as f64 / 100.0).powf(power)).round() as u32;
             let w = file.weights.iter().find(|(k, _)| *k == l).map_or(w, |&(_, v)| v);
             (l, w)
         })
@@ -257,6 +267,6 @@ pub fn compile(path: &str, file: &TemplateFile, opts: &CompileOptions) -> Result
     if coloring(&table, opts.colors).is_none() {
         return Err(err(format!("the body labels cannot be colored with {} colors", opts.colors)));
     }
-    let weights = weights(&table, &labels, file);
+    let weights = weights(&table, &labels, file, opts.weight_power);
     Ok(Template::new(file.name.clone(), file.chain, labels, table, weights, opts.weight_rule))
 }

@@ -162,7 +162,7 @@ impl Player {
     }
 
     fn template(&self, obs: &Observation) -> Option<Decision> {
-        match search(&self.templates, &self.params.template, obs.field, obs.pairs) {
+        match search(&self.templates, &self.params.template, obs.field, obs.pairs, self.params.compile.colors) {
             Some(c) => Some(Decision {
                 placement: c.placement,
                 fires: c.fires,

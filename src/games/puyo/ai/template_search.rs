@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::template::{Match, Template};
-use crate::games::puyo::rules::{Field, Pair, Placement};
+use crate::games::puyo::rules::{Field, Pair, Placement, Puyo};
 
 /// The leaf selection rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -38,11 +38,16 @@ pub struct TemplateParams {
     pub select: Select,
     /// A template counts as complete at this score (paper: 0.95).
     pub completion: f64,
+    /// asobi: the best `chance` leaves below each first move are rated by the expected value
+    /// after one more, unseen pair (the mean over every pair of colours of the best placement);
+    /// 0 = the paper (leaves rated by their own value).
+    #[serde(default)]
+    pub chance: usize,
 }
 
 impl Default for TemplateParams {
     fn default() -> Self {
-        TemplateParams { depth: 3, select: Select::Max, completion: 0.95 }
+        TemplateParams { depth: 3, select: Select::Max, completion: 0.95, chance: 0 }
     }
 }
 
@@ -87,40 +92,103 @@ pub fn best_template(templates: &[Template], field: &Field) -> Option<(usize, f6
     )
 }
 
-/// Searches all sequences of placements of `pairs[..depth]`; `None` when every leaf is lost
-/// (all templates conflict or every sequence dies).
+/// Searches all sequences of placements of `pairs[..depth]` (`colors` in play, for the
+/// chance ply); `None` when every leaf is lost (all templates conflict or every sequence dies).
 pub fn search(
     templates: &[Template],
     params: &TemplateParams,
     field: &Field,
     pairs: &[Pair],
+    colors: usize,
 ) -> Option<TemplateChoice> {
     let depth = params.depth.clamp(1, pairs.len().max(1)).min(pairs.len());
     if depth == 0 {
         return None;
     }
     let root: Vec<Match> = templates.iter().map(|t| t.full_match(field)).collect();
-    let mut best: Option<TemplateChoice> = None;
-    let mut best_leaf: Option<Leaf> = None;
+    let mut best: Option<((bool, Leaf), TemplateChoice)> = None;
     for p in field.legal_placements(pairs[0]) {
         let Some(node) = expand(templates, params, field, &root, pairs[0], p) else { continue };
-        let leaf = if depth == 1 || node.fired {
-            node.leaf
+        let fires = node.fired;
+        let rated = if params.chance == 0 {
+            Some((false, best_below(templates, params, node, &pairs[1..depth])))
         } else {
-            subtree(templates, params, &node.field, &node.matches, &pairs[1..depth])
+            let mut kept = Vec::with_capacity(params.chance + 1);
+            keep_best(templates, params, node, &pairs[1..depth], &mut kept);
+            kept.iter()
+                .map(|k| rate(templates, params, k, colors))
+                .reduce(|a, b| if ranks_above(&b, &a) { b } else { a })
         };
-        if leaf.0.is_finite() && best_leaf.as_ref().is_none_or(|b| better(&leaf, b)) {
-            best_leaf = Some(leaf);
-            best = Some(TemplateChoice {
-                placement: p,
-                value: leaf.0,
-                template: leaf.1,
-                score: leaf.2,
-                fires: node.fired,
-            });
+        let Some(rated) = rated.filter(|(_, leaf)| leaf.0.is_finite()) else { continue };
+        if best.as_ref().is_none_or(|(b, _)| ranks_above(&rated, b)) {
+            let leaf = rated.1;
+            let choice = TemplateChoice { placement: p, value: leaf.0, template: leaf.1, score: leaf.2, fires };
+            best = Some((rated, choice));
         }
     }
-    best
+    best.map(|(_, choice)| choice)
+}
+
+/// Rated leaves compare completion first (only the chance ply sets it), then as leaves.
+fn ranks_above(a: &(bool, Leaf), b: &(bool, Leaf)) -> bool {
+    (a.0 && !b.0) || (a.0 == b.0 && better(&a.1, &b.1))
+}
+
+/// The best leaf below (or at) a node.
+fn best_below(templates: &[Template], params: &TemplateParams, node: Node, pairs: &[Pair]) -> Leaf {
+    if pairs.is_empty() || node.fired {
+        node.leaf
+    } else {
+        subtree(templates, params, &node.field, &node.matches, pairs)
+    }
+}
+
+/// Collects the best `params.chance` leaves below (or at) a node into `kept`.
+fn keep_best(templates: &[Template], params: &TemplateParams, node: Node, pairs: &[Pair], kept: &mut Vec<Node>) {
+    if !(pairs.is_empty() || node.fired) {
+        for p in node.field.legal_placements(pairs[0]) {
+            if let Some(child) = expand(templates, params, &node.field, &node.matches, pairs[0], p) {
+                keep_best(templates, params, child, &pairs[1..], kept);
+            }
+        }
+        return;
+    }
+    if !node.leaf.0.is_finite() {
+        return;
+    }
+    if kept.len() < params.chance {
+        kept.push(node);
+    } else if let Some(worst) = (0..kept.len()).reduce(|w, i| if better(&kept[w].leaf, &kept[i].leaf) { i } else { w })
+        && better(&node.leaf, &kept[worst].leaf)
+    {
+        kept[worst] = node;
+    }
+}
+
+/// A kept leaf rated by the chance ply: a completed template ranks above everything, other
+/// leaves add to their value the mean over the unseen pair's colours of the best value one
+/// placement reaches (rating by that mean alone prefers leaves that have placed less).
+fn rate(templates: &[Template], params: &TemplateParams, leaf: &Node, colors: usize) -> (bool, Leaf) {
+    if leaf.fired || leaf.leaf.2 >= params.completion {
+        return (true, leaf.leaf);
+    }
+    let mut total = 0.0;
+    for a in 0..colors {
+        for b in a..colors {
+            let pair = Pair::new(Puyo::color(a), Puyo::color(b));
+            // A pair no placement survives counts as a leaf worth nothing.
+            let best = leaf
+                .field
+                .legal_placements(pair)
+                .filter_map(|p| expand(templates, params, &leaf.field, &leaf.matches, pair, p))
+                .map(|n| n.leaf.0)
+                .fold(0.0, f64::max);
+            total += if a == b { best } else { 2.0 * best };
+        }
+    }
+    let mut rated = leaf.leaf;
+    rated.0 += total / (colors * colors) as f64;
+    (false, rated)
 }
 
 /// The best leaf below a node.
@@ -128,11 +196,7 @@ fn subtree(templates: &[Template], params: &TemplateParams, field: &Field, match
     let mut best: Leaf = LOST;
     for p in field.legal_placements(pairs[0]) {
         let Some(node) = expand(templates, params, field, matches, pairs[0], p) else { continue };
-        let leaf = if pairs.len() == 1 || node.fired {
-            node.leaf
-        } else {
-            subtree(templates, params, &node.field, &node.matches, &pairs[1..])
-        };
+        let leaf = best_below(templates, params, node, &pairs[1..]);
         if better(&leaf, &best) {
             best = leaf;
         }

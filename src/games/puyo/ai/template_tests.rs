@@ -173,3 +173,38 @@ fn filling_the_trigger_before_the_rest_of_link_one_is_a_dead_end() {
         assert!(t.triggered_early(early.occupied()), "{}", t.name);
     }
 }
+
+#[test]
+fn weight_power_one_is_the_paper_and_two_sharpens_the_default_weights() {
+    let paper = load_group("stairs8", &CompileOptions::default()).unwrap();
+    let sharp = load_group("stairs8", &CompileOptions { weight_power: 2.0, ..Default::default() }).unwrap();
+    for (p, s) in paper.iter().zip(&sharp) {
+        for (&(l, w), &(k, v)) in p.weights.iter().zip(&s.weights) {
+            assert_eq!(l, k);
+            assert_eq!(v, (w as f64 * w as f64 / 100.0).round() as u32, "{} label {l}", p.name);
+        }
+    }
+}
+
+#[test]
+fn the_chance_ply_takes_a_move_that_completes_the_template() {
+    use super::template_search::{TemplateParams, search};
+    use crate::games::puyo::rules::Pair;
+    let domino = load_group("domino6", &CompileOptions::default()).unwrap();
+    let full = colored_body(&domino[0]);
+    let color = full.get(0, 5).unwrap();
+    let mut f = full;
+    f.set(0, 5, None);
+    f.set(1, 5, None);
+    let before = domino[0].score(domino[0].full_match(&f));
+    let params = TemplateParams { chance: 4, ..TemplateParams::default() };
+    assert!(before < params.completion);
+    let mut rng = GameRng::seed_from_u64(3);
+    for _ in 0..8 {
+        let pairs = [Pair::new(color, color), Pair::random(&mut rng, 4), Pair::random(&mut rng, 4)];
+        let choice = search(&domino, &params, &f, &pairs, 4).expect("a move");
+        let mut g = f;
+        g.place(pairs[0], choice.placement).unwrap();
+        assert!(domino[0].score(domino[0].full_match(&g)) >= params.completion, "{choice:?}\n{g}");
+    }
+}
