@@ -97,6 +97,10 @@ fn bad_group_is_an_error_not_a_panic() {
     let err = cli::run(top.cmd).unwrap_err().to_string();
     assert!(err.contains("nope"), "{err}");
     assert!(Top::try_parse_from(["puyo", "build", "--depth", "4"]).is_err());
+    assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "9"]).is_err());
+    assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "x"]).is_err());
+    assert!(Top::try_parse_from(["puyo", "endless", "--chance", "65"]).is_err());
+    assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "2", "--chance", "4"]).is_ok());
     assert!(load_group("chains8", &CompileOptions::default()).unwrap().len() == 22);
-    assert_eq!(benches().len(), 2);
+    assert_eq!(benches().len(), 3);
 }

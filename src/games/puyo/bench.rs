@@ -1,10 +1,12 @@
-//! `asobi bench` entries of Puyo: placements with chain resolution on random fields, and a
-//! depth-3 template decision.
+//! `asobi bench` entries of Puyo: placements with chain resolution on random fields, a
+//! depth-3 template decision and a decision of asobi's chain builder.
 
 use std::sync::OnceLock;
 
 use rand::Rng;
 
+use super::ai::Observation;
+use super::ai::builder::{self, BuilderParams};
 use super::ai::template_search::{TemplateParams, search};
 use super::ai::{labeling::CompileOptions, template::Template, template::load_group};
 use super::rules::{Field, Pair, Placement, pair_sequence};
@@ -15,6 +17,7 @@ pub fn benches() -> Vec<Bench> {
     vec![
         Bench { name: "puyo/placements", unit: "placements with chain resolution", batch: placements },
         Bench { name: "puyo/template_depth3", unit: "depth-3 template decisions (stairs8)", batch: template_depth3 },
+        Bench { name: "puyo/builder", unit: "decisions of asobi's chain builder", batch: builder_decision },
     ]
 }
 
@@ -59,5 +62,37 @@ fn template_depth3(seed: u64) -> u64 {
     }
     let pairs = pair_sequence(&mut rng, 4, 3);
     let _ = search(stairs(), &TemplateParams::default(), &f, &pairs, 4);
+    1
+}
+
+/// Positions from the builder's own endless play (every 8th of 40 moves), with the pairs
+/// it knew there: a builder decision on random junk would not be typical.
+fn builder_positions() -> &'static [(Field, Vec<Pair>)] {
+    static P: OnceLock<Vec<(Field, Vec<Pair>)>> = OnceLock::new();
+    P.get_or_init(|| {
+        let pairs = pair_sequence(&mut game_rng(7, 2), 4, 43);
+        let mut field = Field::new();
+        let mut positions = Vec::new();
+        for m in 0..40 {
+            let known = pairs[m..m + 3].to_vec();
+            if m % 8 == 7 {
+                positions.push((field, known.clone()));
+            }
+            let obs = Observation { field: &field, pairs: &known, pending: 0, opponent: None };
+            match builder::decide(&BuilderParams::default(), &obs, 4) {
+                Some(c) if !c.fires => {
+                    field.play(pairs[m], c.placement);
+                }
+                _ => field = Field::new(),
+            }
+        }
+        positions
+    })
+}
+
+fn builder_decision(seed: u64) -> u64 {
+    let positions = builder_positions();
+    let (field, pairs) = &positions[seed as usize % positions.len()];
+    let _ = builder::decide(&BuilderParams::default(), &Observation { field, pairs, pending: 0, opponent: None }, 4);
     1
 }

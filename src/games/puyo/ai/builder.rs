@@ -176,6 +176,31 @@ struct Node {
     cost: f64,
 }
 
+/// What one placement does to a building node.
+enum Step {
+    /// It fires a chain of at least `goal` links.
+    Fires(u32),
+    /// It builds on (or clears a small pop, at a cost): the child node.
+    Builds(Node),
+    /// It dies or fires short of the goal.
+    Lost,
+}
+
+impl Node {
+    fn step(&self, params: &BuilderParams, pair: Pair, p: Placement) -> Step {
+        let mut f = self.field;
+        let Some(chain) = f.play(pair, p) else { return Step::Lost };
+        if chain.links >= params.goal {
+            Step::Fires(chain.links)
+        } else if !f.is_dead() && chain.links <= params.clear_links {
+            let cost = self.cost + if chain.links > 0 { params.pop } else { 0.0 };
+            Step::Builds(Node { first: self.first, field: f, cost })
+        } else {
+            Step::Lost
+        }
+    }
+}
+
 /// The best known continuation of one first move, compared as (goal chain fired on the way,
 /// depth of its leaves, leaf value): a chain of at least `goal` links over the known pairs is
 /// certain, and leaves one pair deeper hold two more puyos, so their values are not comparable
@@ -232,13 +257,10 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
         let mut next = Vec::with_capacity(frontier.len() * 22);
         for node in &frontier {
             for p in node.field.legal_placements(pair) {
-                let mut f = node.field;
-                let Some(chain) = f.play(pair, p) else { continue };
-                if chain.links >= params.goal {
-                    record(node.first, Outlook { fired: chain.links, depth: 0, value: 0.0, links: chain.links });
-                } else if !f.is_dead() && chain.links <= params.clear_links {
-                    let cost = node.cost + if chain.links > 0 { params.pop } else { 0.0 };
-                    next.push(Node { first: node.first, field: f, cost });
+                match node.step(params, pair, p) {
+                    Step::Fires(links) => record(node.first, Outlook { fired: links, depth: 0, value: 0.0, links }),
+                    Step::Builds(child) => next.push(child),
+                    Step::Lost => {}
                 }
             }
         }
@@ -322,15 +344,13 @@ fn sample_unseen(
             let mut next = Vec::with_capacity(beam.len() * 22);
             for (_, node) in &beam {
                 for p in node.field.legal_placements(pair) {
-                    let mut f = node.field;
-                    let Some(chain) = f.play(pair, p) else { continue };
-                    if chain.links >= params.goal {
-                        let v = params.chain * chain.links as f64 - node.cost;
-                        best[node.first] = best[node.first].max(v);
-                    } else if !f.is_dead() && chain.links <= params.clear_links {
-                        let cost = node.cost + if chain.links > 0 { params.pop } else { 0.0 };
-                        let n = Node { first: node.first, field: f, cost };
-                        next.push((evaluate(params, &f).value - cost, n));
+                    match node.step(params, pair, p) {
+                        Step::Fires(links) => {
+                            let v = params.chain * links as f64 - node.cost;
+                            best[node.first] = best[node.first].max(v);
+                        }
+                        Step::Builds(child) => next.push((evaluate(params, &child.field).value - child.cost, child)),
+                        Step::Lost => {}
                     }
                 }
             }
