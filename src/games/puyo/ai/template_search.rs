@@ -13,6 +13,10 @@
 //! (puyos outside the templates are dumped where they stack least; without this, enumeration
 //! order piled them on column 1 over the trigger), then enumeration order (9.3); game-over
 //! leaves are excluded (9.5).
+//!
+//! asobi's chance ply (`TemplateParams::chance`, off by default) looks one unseen pair past
+//! the known ones at the best few leaves of each first move: a greedy max-score search commits
+//! labels to colours without asking whether the next pairs can still be placed.
 
 use serde::{Deserialize, Serialize};
 
@@ -38,9 +42,9 @@ pub struct TemplateParams {
     pub select: Select,
     /// A template counts as complete at this score (paper: 0.95).
     pub completion: f64,
-    /// asobi: the best `chance` leaves below each first move are rated by the expected value
-    /// after one more, unseen pair (the mean over every pair of colours of the best placement);
-    /// 0 = the paper (leaves rated by their own value).
+    /// asobi: the best `chance` leaves below each first move are rated by their value plus the
+    /// expected value after one more, unseen pair (the mean over every pair of colours of the
+    /// best placement's value); 0 = the paper (leaves rated by their own value).
     #[serde(default)]
     pub chance: usize,
 }
