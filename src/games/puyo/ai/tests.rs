@@ -1,4 +1,5 @@
-//! AI tests: legality over many random positions; potential maximization's special case (d).
+//! AI tests: legality over many random positions; potential maximization's special case (d)
+//! and its firing over a formation it cannot keep.
 
 use rand::{Rng, SeedableRng};
 
@@ -60,4 +61,21 @@ fn potential_pops_blocking_puyos_to_open_a_chain() {
     let mut after = field;
     let chain = after.play(pairs[0], c.placement).unwrap();
     assert!(!c.fires && chain.links > 0 && c.attack > 0.0, "{c:?}\n{field}");
+}
+
+/// When every building move breaks what `keep` protects, only a chain as long as the
+/// formation's fires; a smaller one would end a single-player game with next to nothing, so a
+/// building move that breaks the formation is played instead.
+#[test]
+fn a_broken_formation_fires_only_a_chain_as_long_as_it() {
+    use crate::games::puyo::rules::Puyo::{Blue, Red};
+    let field = Field::from_ascii("RRR...").unwrap();
+    let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Blue, child: Blue }];
+    let obs = Observation { field: &field, pairs: &pairs, pending: 0, opponent: None };
+    let params = potential::PotentialParams { depth: 2, ..Default::default() };
+    let breaks_everything = |_: &Field| false;
+    let small = potential::decide_keeping(&params, &obs, breaks_everything, 8).unwrap();
+    assert!(!small.fires, "{small:?}");
+    let long_enough = potential::decide_keeping(&params, &obs, breaks_everything, 1).unwrap();
+    assert!(long_enough.fires, "{long_enough:?}");
 }
