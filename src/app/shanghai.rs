@@ -652,6 +652,11 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
         .on_hover_text("asobi's extension: the solver's relaxation proves a sampled position lost");
     ui.add_enabled(p.dead_ends, egui::Slider::new(&mut p.solve_depth, 0..=2).text("solver check depth"))
         .on_hover_text("asobi's extension: positions after moves down to this depth get a solver search per world");
+    ui.add_enabled(
+        p.dead_ends,
+        egui::Slider::new(&mut p.solve_nodes, 100..=10_000).text("solver nodes").logarithmic(true),
+    )
+    .on_hover_text("nodes of each of those solver searches");
     ui.checkbox(&mut p.solvable_worlds, "re-sample unsolvable worlds")
         .on_hover_text("asobi's extension: redeal hidden tiles when the sample is provably lost");
     let w = &mut p.weights;

@@ -7,8 +7,8 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use super::ai::PlayerParams;
 use super::ai::tune::{TuneOptions, tune};
+use super::ai::{PlayerParams, SOLVE_NODES};
 use super::catalog::{bundled, load, read_weights, weights_for};
 use super::experiment::{Deals, Eval, Generate, OnLayout, Oracle};
 use super::generator::{DealSource, backward_play};
@@ -71,6 +71,9 @@ pub struct EvalArgs {
     /// peeking solver's search in each sampled world (0: its cheap relaxation only).
     #[arg(long, default_value_t = 1)]
     pub solve_depth: u32,
+    /// Node budget of those solver searches (and of the solver's check of rule 4).
+    #[arg(long, default_value_t = SOLVE_NODES)]
+    pub solve_nodes: u64,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -208,6 +211,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 dead_ends: a.dead_ends,
                 solvable_worlds: a.solvable_worlds,
                 solve_depth: a.solve_depth,
+                solve_nodes: a.solve_nodes,
                 ..PlayerParams::default()
             };
             let exp = Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals };

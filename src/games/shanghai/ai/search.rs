@@ -18,6 +18,9 @@
 //!
 //! Positions are memoized per world (the relaxation's verdict and the best child value per
 //! position and depth), which changes no value: move orders reaching one position repeat.
+//! A world also comes with the solver's witness when it has one (a solution from the root):
+//! a position whose removed tiles are pairs of the witness is solvable, so the solver is not
+//! asked about it (it could only answer "solvable" or "undecided").
 
 use std::collections::HashMap;
 
@@ -28,10 +31,6 @@ use super::solver::{Solver, Verdict};
 use crate::games::shanghai::layout::Layout;
 use crate::games::shanghai::rules::{Kind, Move, legal_moves};
 use crate::games::shanghai::tileset::TileSet;
-
-/// Solver nodes spent on a position down to [`PlayerParams::solve_depth`]; undecided
-/// positions are valued by the search.
-const SOLVE_NODES: u64 = 300;
 
 /// A search in one world.
 pub struct Search<'a> {
@@ -46,12 +45,47 @@ pub struct Search<'a> {
     /// position and depth (both functions of the position in one world).
     relaxed_lost: HashMap<TileSet, bool>,
     best_child: HashMap<(TileSet, u32), f64>,
+    /// The root position and each of its tiles' partner in the witness, if there is one.
+    root: TileSet,
+    witness: Option<Vec<u16>>,
 }
 
 impl<'a> Search<'a> {
     pub fn new(layout: &'a Layout, kinds: &'a [Kind], n_kinds: usize, params: &'a PlayerParams) -> Search<'a> {
         let solver = Solver::new(layout, kinds);
-        Search { layout, kinds, n_kinds, params, solver, relaxed_lost: HashMap::new(), best_child: HashMap::new() }
+        Search {
+            layout,
+            kinds,
+            n_kinds,
+            params,
+            solver,
+            relaxed_lost: HashMap::new(),
+            best_child: HashMap::new(),
+            root: TileSet::default(),
+            witness: None,
+        }
+    }
+
+    /// Gives the search a solution of this world from `root` (the moves the solver found):
+    /// positions reached from `root` by removing pairs of it are known solvable.
+    pub fn with_witness(mut self, root: TileSet, solution: &[Move]) -> Search<'a> {
+        let mut partner = vec![u16::MAX; self.layout.len()];
+        for m in solution {
+            partner[m.a as usize] = m.b;
+            partner[m.b as usize] = m.a;
+        }
+        self.root = root;
+        self.witness = Some(partner);
+        self
+    }
+
+    /// Whether `next` is reached from the witness's root by removing pairs of the witness:
+    /// the witness's other pairs then clear it (in their order, as removals only free tiles).
+    fn witnessed(&self, next: &TileSet) -> bool {
+        let Some(partner) = &self.witness else { return false };
+        let removed = self.root.minus(next);
+        next.minus(&self.root).is_empty()
+            && removed.iter().all(|t| partner[t] != u16::MAX && removed.contains(partner[t] as usize))
     }
 
     /// The value of each of `moves` in the position `present`.
@@ -80,15 +114,23 @@ impl<'a> Search<'a> {
     fn loses(&mut self, present: TileSet, m: Move) -> bool {
         let mut next = present;
         m.tiles().into_iter().for_each(|t| next.remove(t));
-        self.solver.solve_within(next, SOLVE_NODES) == Verdict::Unsolvable
+        self.searched_lost(next)
+    }
+
+    /// Whether the solver's search of [`PlayerParams::solve_nodes`] proves `next` lost.
+    fn searched_lost(&mut self, next: TileSet) -> bool {
+        !self.witnessed(&next) && self.solver.solve_within(next, self.params.solve_nodes) == Verdict::Unsolvable
     }
 
     /// Whether the solver proves `next`, reached by a move at depth `d`, lost: by its
-    /// relaxation, and down to [`PlayerParams::solve_depth`] by a search of [`SOLVE_NODES`].
+    /// relaxation, and down to [`PlayerParams::solve_depth`] by a search.
     fn is_lost(&mut self, next: TileSet, d: u32) -> bool {
+        if self.witnessed(&next) {
+            return false;
+        }
         let solver = &mut self.solver;
         *self.relaxed_lost.entry(next).or_insert_with(|| solver.provably_lost(next))
-            || (d <= self.params.solve_depth && self.solver.solve_within(next, SOLVE_NODES) == Verdict::Unsolvable)
+            || (d <= self.params.solve_depth && self.searched_lost(next))
     }
 
     /// E(S_d, m).
@@ -183,6 +225,44 @@ mod tests {
     use crate::lab::rng::game_rng;
     use proptest::prelude::*;
     use rand::Rng;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Positions reached from a generator deal by removing pairs of its solution are
+        /// witnessed, and every witnessed position is solvable (random legal moves mixed in,
+        /// which may leave the witness).
+        #[test]
+        fn witnessed_positions_are_solvable(seed in 0u64..10_000, steps in 1usize..14, off_witness in 0u32..4) {
+            let layout = load("mini_turtle").unwrap();
+            let generated = crate::games::shanghai::generator::backward_play(&layout, &mut game_rng(seed, 3)).unwrap();
+            let kinds = generated.kinds;
+            let params = PlayerParams::default();
+            let search = Search::new(&layout, &kinds, 9, &params).with_witness(layout.all(), &generated.solution);
+            let mut rng = game_rng(seed, 4);
+            let (mut present, mut on_witness) = (layout.all(), true);
+            for _ in 0..steps {
+                let moves = legal_moves(&layout, &present, &kinds);
+                let free = layout.free_tiles(&present);
+                let witness_moves: Vec<Move> =
+                    generated.solution.iter().copied().filter(|m| m.tiles().iter().all(|&t| free.contains(t))).collect();
+                let m = if rng.random_range(0..4) < off_witness || witness_moves.is_empty() {
+                    match moves.get(rng.random_range(0..moves.len().max(1))) {
+                        Some(&m) => m,
+                        None => break,
+                    }
+                } else {
+                    witness_moves[rng.random_range(0..witness_moves.len())]
+                };
+                on_witness &= generated.solution.contains(&m);
+                m.tiles().into_iter().for_each(|t| present.remove(t));
+                prop_assert!(!on_witness || search.witnessed(&present));
+                if search.witnessed(&present) {
+                    prop_assert_eq!(Solver::new(&layout, &kinds).solve(present), Verdict::Solvable);
+                }
+            }
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]

@@ -19,7 +19,9 @@
 //!   free), so if the closure leaves a tile, no real play clears the position. It catches
 //!   stacked and side-by-side locks ("ABAB" in a row), and pairs waiting on each other;
 //! - probing: a pairing the relaxation refutes is never tried, and (after the first run) a
-//!   kind left with one unrefuted pairing is committed to it without branching;
+//!   kind left with one unrefuted pairing is committed to it without branching; a probe
+//!   whose pairs could go together in the node's own relaxation closure is answered from it
+//!   without a run;
 //! - a table of positions (remaining tiles plus commitments, stored exactly) proved lost.
 //!
 //! Branching takes the kind with two free tiles and the fewest unrefuted pairings, pairings
@@ -86,6 +88,27 @@ impl Stack {
     fn pop(&mut self) -> Option<usize> {
         self.top = self.top.checked_sub(1)?;
         Some(self.items[self.top] as usize)
+    }
+}
+
+/// When each tile was freed and removed in a relaxation's closure that cleared a position
+/// (removal events numbered from 0; a tile freed by event e counts as freed at e + 1).
+struct Closure {
+    freed: [u16; 256],
+    removed: [u16; 256],
+}
+
+impl Closure {
+    fn new() -> Closure {
+        Closure { freed: [0; 256], removed: [0; 256] }
+    }
+
+    /// Whether settling `a` and `b` as a pair keeps this closure a valid play: both were free
+    /// together before either went, so the pair can go then, and removing tiles earlier only
+    /// frees others. The relaxation with the pair settled then clears too, as its closure is
+    /// unique.
+    fn keeps_pair(&self, a: usize, b: usize) -> bool {
+        self.freed[a].max(self.freed[b]) <= self.removed[a].min(self.removed[b])
     }
 }
 
@@ -400,8 +423,20 @@ impl<'a> Solver<'a> {
     /// tiles are `free`), given the settled partners. A worklist of tiles whose removability
     /// may have changed: a tile freed, or a mate freed or gone.
     fn relaxation_clears(&self, present: &TileSet, free: &TileSet, partner: &Partners) -> bool {
+        self.relaxation(present, free, partner, &mut None)
+    }
+
+    /// [`Solver::relaxation_clears`], recording its closure in `record` when given one.
+    fn relaxation(
+        &self,
+        present: &TileSet,
+        free: &TileSet,
+        partner: &Partners,
+        record: &mut Option<&mut Closure>,
+    ) -> bool {
         let l = self.layout;
         let (mut p, mut free) = (*present, *free);
+        let mut event: u16 = 0;
         // Each tile is freed and removed once, pushing at most itself, a partner or three
         // mates each time: 8 entries per tile bound the stack.
         let mut work = Stack { items: [0; 8 * 256], top: 0 };
@@ -424,7 +459,11 @@ impl<'a> Solver<'a> {
             for &g in go {
                 p.remove(g);
                 free.remove(g);
+                if let Some(r) = record {
+                    r.removed[g] = event;
+                }
             }
+            event += 1;
             for &g in go {
                 if partner[g] == LOOSE {
                     self.mates[g].iter().filter(|&&m| free.contains(m as usize)).for_each(|&m| work.push(m as usize));
@@ -432,6 +471,9 @@ impl<'a> Solver<'a> {
                 let near = l.below[g].or(&l.left[g]).or(&l.right[g]).and(&p).minus(&free);
                 for c in near.iter().filter(|&c| l.is_free(&p, c)) {
                     free.insert(c);
+                    if let Some(r) = record {
+                        r.freed[c] = event;
+                    }
                     work.push(c);
                     if partner[c] != LOOSE {
                         work.push(partner[c] as usize);
@@ -474,10 +516,11 @@ impl<'a> Solver<'a> {
         }
         let key = Key { present, commits };
         let partner = self.partners(&present, commits);
-        if self.lost.contains(&key) || !self.relaxation_clears(&present, &free, &partner) {
+        let mut closure = Closure::new();
+        if self.lost.contains(&key) || !self.relaxation(&present, &free, &partner, &mut Some(&mut closure)) {
             return lost(self);
         }
-        for c in self.branches(&present, &free, commits, &partner) {
+        for c in self.branches(&present, &free, commits, &partner, &closure) {
             match self.search(present, c) {
                 Some(true) => return Some(true),
                 Some(false) => {}
@@ -492,10 +535,22 @@ impl<'a> Solver<'a> {
     }
 
     /// The pairings of uncommitted kind `k` (four left) that the relaxation does not refute.
-    fn viable(&self, present: &TileSet, free: &TileSet, partner: &Partners, k: usize, left: &[usize; 4]) -> Vec<usize> {
+    /// `closure`, the relaxation's closure with `partner`, answers some probes without a run.
+    fn viable(
+        &self,
+        present: &TileSet,
+        free: &TileSet,
+        partner: &Partners,
+        closure: Option<&Closure>,
+        k: usize,
+        left: &[usize; 4],
+    ) -> Vec<usize> {
         (0..3)
             .filter(|&p| self.admissible[k] >> p & 1 == 1)
             .filter(|&p| {
+                if closure.is_some_and(|c| PAIRINGS[p].iter().all(|&(i, j)| c.keeps_pair(left[i], left[j]))) {
+                    return true;
+                }
                 let mut with = *partner;
                 for &(i, j) in &PAIRINGS[p] {
                     with[left[i]] = left[j] as u8;
@@ -511,7 +566,14 @@ impl<'a> Solver<'a> {
     /// with a single unrefuted pairing (one pass). Then branches on the kind with two free
     /// tiles, the fewest unrefuted pairings and the fewest free tiles, pairings that free
     /// more tiles first.
-    fn branches(&mut self, present: &TileSet, free: &TileSet, commits: Commits, partner: &Partners) -> Vec<Commits> {
+    fn branches(
+        &mut self,
+        present: &TileSet,
+        free: &TileSet,
+        commits: Commits,
+        partner: &Partners,
+        closure: &Closure,
+    ) -> Vec<Commits> {
         let noise = if self.restart <= 1 { 0 } else { 3 };
         let strong = self.restart >= STRONG_AFTER;
         let (mut next, mut partner) = (commits, *partner);
@@ -525,7 +587,9 @@ impl<'a> Solver<'a> {
             if !strong && free_left < 2 {
                 continue;
             }
-            let viable = self.viable(present, free, &partner, k, &left);
+            // The closure is the one of the node's own partners, before forced commitments.
+            let closure = (next == commits).then_some(closure);
+            let viable = self.viable(present, free, &partner, closure, k, &left);
             if viable.is_empty() {
                 return Vec::new();
             }
@@ -613,6 +677,20 @@ mod tests {
         solution.iter().all(|&m| game.play(m).is_ok()) && game.is_won()
     }
 
+    /// The game of `kinds` after up to `plies` random moves.
+    fn random_play(layout: &std::sync::Arc<Layout>, kinds: &[Kind], seed: u64, plies: usize) -> Game {
+        let mut game = Game::new(layout.clone(), kinds.to_vec());
+        let mut rng = crate::lab::rng::game_rng(seed, 9);
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            game.play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())]).unwrap();
+        }
+        game
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -622,15 +700,7 @@ mod tests {
         fn verdicts_match_brute_force(seed in 0u64..1_000_000, spider in any::<bool>(), plies in 0usize..8) {
             let layout = load(if spider { "mini_spider" } else { "mini_turtle" }).unwrap();
             let kinds = deal(&layout, DealSource::Random, seed, 0).unwrap();
-            let mut game = Game::new(layout.clone(), kinds.clone());
-            let mut rng = crate::lab::rng::game_rng(seed, 9);
-            for _ in 0..plies {
-                let moves = game.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                game.play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())]).unwrap();
-            }
+            let game = random_play(&layout, &kinds, seed, plies);
             let mut solver = Solver::new(&layout, &kinds);
             let verdict = solver.solve(game.present);
             let truth = brute_force(&layout, &kinds, game.present, &mut HashMap::new());
@@ -639,6 +709,37 @@ mod tests {
             if truth {
                 let mut replay = game.clone();
                 prop_assert!(solver.solution.iter().all(|&m| replay.play(m).is_ok()) && replay.is_won());
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Probes answered from a node's closure agree with running the relaxation, on
+        /// positions reached by random play of random turtle deals.
+        #[test]
+        fn closure_probes_match_relaxation_runs(seed in 0u64..1_000_000, plies in 0usize..40) {
+            let layout = load("turtle").unwrap();
+            let kinds = deal(&layout, DealSource::Random, seed, 0).unwrap();
+            let game = random_play(&layout, &kinds, seed, plies);
+            let mut solver = Solver::new(&layout, &kinds);
+            let mut present = game.present;
+            let Some(mut commits) = solver.initial_commits(&present) else { return Ok(()) };
+            let free = solver.settle(&mut present, &mut commits);
+            let partner = solver.partners(&present, commits);
+            let mut closure = Closure::new();
+            if !solver.relaxation(&present, &free, &partner, &mut Some(&mut closure)) {
+                return Ok(());
+            }
+            for k in 0..solver.groups.len() {
+                let (left, n) = solver.left(&present, k);
+                if n == 4 && Solver::commit_of(commits, k) == 0 {
+                    prop_assert_eq!(
+                        solver.viable(&present, &free, &partner, Some(&closure), k, &left),
+                        solver.viable(&present, &free, &partner, None, k, &left)
+                    );
+                }
             }
         }
     }
