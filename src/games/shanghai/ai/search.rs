@@ -45,9 +45,8 @@ pub struct Search<'a> {
     /// position and depth (both functions of the position in one world).
     relaxed_lost: HashMap<TileSet, bool>,
     best_child: HashMap<(TileSet, u32), f64>,
-    /// The root position and each of its tiles' partner in the witness, if there is one.
-    root: TileSet,
-    witness: Option<Vec<u16>>,
+    /// The witness's root position and each of its tiles' partner in it, if there is one.
+    witness: Option<(TileSet, Vec<u16>)>,
 }
 
 impl<'a> Search<'a> {
@@ -61,7 +60,6 @@ impl<'a> Search<'a> {
             solver,
             relaxed_lost: HashMap::new(),
             best_child: HashMap::new(),
-            root: TileSet::default(),
             witness: None,
         }
     }
@@ -74,17 +72,16 @@ impl<'a> Search<'a> {
             partner[m.a as usize] = m.b;
             partner[m.b as usize] = m.a;
         }
-        self.root = root;
-        self.witness = Some(partner);
+        self.witness = Some((root, partner));
         self
     }
 
     /// Whether `next` is reached from the witness's root by removing pairs of the witness:
     /// the witness's other pairs then clear it (in their order, as removals only free tiles).
     fn witnessed(&self, next: &TileSet) -> bool {
-        let Some(partner) = &self.witness else { return false };
-        let removed = self.root.minus(next);
-        next.minus(&self.root).is_empty()
+        let Some((root, partner)) = &self.witness else { return false };
+        let removed = root.minus(next);
+        next.minus(root).is_empty()
             && removed.iter().all(|t| partner[t] != u16::MAX && removed.contains(partner[t] as usize))
     }
 
