@@ -6,7 +6,7 @@ use serde_json::json;
 use super::ai::{Planner, PlannerParams, play_deal};
 use super::experiment::{Oracle, Play};
 use super::log::GameLog;
-use super::oracle::DEFAULT_BUDGET;
+use super::oracle::{DEFAULT_BEAM, DEFAULT_BUDGET};
 use super::rules::{Deal, MAX_STACKS};
 use super::stack_game;
 use crate::lab::runner::{BatchOptions, OutputOptions, print_result, run_cli};
@@ -88,6 +88,9 @@ pub struct PlayArgs {
     /// The oracle's node budget per deal.
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     pub oracle_budget: u64,
+    /// The oracle's widest beam per deal (0: none).
+    #[arg(long, default_value_t = DEFAULT_BEAM)]
+    pub oracle_beam: usize,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -100,9 +103,12 @@ pub struct OracleArgs {
     /// Deals to decide.
     #[arg(long, default_value_t = 1000)]
     pub deals: u64,
-    /// Search nodes per deal before the verdict is UNKNOWN.
+    /// Search nodes per deal before the beams look for a win.
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     pub budget: u64,
+    /// The widest beam per deal, after the search: widths 100, 1000, ... up to this (0: none).
+    #[arg(long, default_value_t = DEFAULT_BEAM)]
+    pub beam: usize,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -132,13 +138,14 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 deals: a.deals,
                 player: a.player.params()?,
                 oracle_budget: a.oracle.then_some(a.oracle_budget),
+                oracle_beam: a.oracle_beam,
             };
             run_cli(&exp, &a.batch)?;
         }
         Command::Oracle(a) => {
             ensure!((1..=MAX_STACKS).contains(&a.stacks), "--stacks {}: the oracle handles 1..={MAX_STACKS}", a.stacks);
             ensure!(a.budget >= 1, "--budget must be at least 1");
-            run_cli(&Oracle { stacks: a.stacks, deals: a.deals, budget: a.budget }, &a.batch)?;
+            run_cli(&Oracle { stacks: a.stacks, deals: a.deals, budget: a.budget, beam: a.beam }, &a.batch)?;
         }
         Command::Log(a) => {
             let params = a.player.params()?;

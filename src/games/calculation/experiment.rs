@@ -21,6 +21,9 @@ pub struct Play {
     /// Also run the oracle on each deal (node budget), to report wins as a share of the
     /// winnable deals; `None` = player only.
     pub oracle_budget: Option<u64>,
+    /// The oracle's widest beam ([`oracle::solve`]); old files ran without one.
+    #[serde(default)]
+    pub oracle_beam: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,7 +80,7 @@ impl Experiment for Play {
             if game.is_won() {
                 OracleVerdict::Winnable
             } else {
-                OracleVerdict::from(&oracle::solve(&deal, self.stacks, b))
+                OracleVerdict::from(&oracle::solve(&deal, self.stacks, b, self.oracle_beam))
             }
         });
         PlayRecord { won: game.is_won(), ms, oracle }
@@ -111,8 +114,11 @@ impl Experiment for Play {
 pub struct Oracle {
     pub stacks: usize,
     pub deals: u64,
-    /// Search nodes per deal before the verdict is UNKNOWN.
+    /// Search nodes per deal before the beams ([`oracle::solve`]).
     pub budget: u64,
+    /// The widest beam per deal; old files ran without one.
+    #[serde(default)]
+    pub beam: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -132,7 +138,7 @@ impl Experiment for Oracle {
     fn play(&self, seed: u64, index: u64) -> OracleRecord {
         let deal = Deal::from_seed(seed, index);
         let start = Instant::now();
-        let verdict = oracle::solve(&deal, self.stacks, self.budget);
+        let verdict = oracle::solve(&deal, self.stacks, self.budget, self.beam);
         if let Verdict::Winnable(w) = &verdict {
             let replayed = oracle::replay(&deal, self.stacks, w).map(|g| g.is_won());
             assert_eq!(replayed, Ok(true), "deal {index}: the oracle's witness must win");
