@@ -5,7 +5,7 @@
 //! places (each foundation it fits, each distinct stack); then stack tops go to the
 //! foundations while any fits (eagerly: the one choice the beam does not branch on). A child
 //! is rated by a greedy playout to the end of the stock, by the cards on the foundations at
-//! its end: each card to the first foundation it fits, else onto the stack that
+//! its end (ties: by those on them now): each card to the first foundation it fits, else onto the stack that
 //! [`Position::stack_order`] ranks first. The `width` best distinct children form the next
 //! level. A playout that wins is a witness; the beam proves nothing, so ending without a win
 //! only means none was found.
