@@ -56,9 +56,8 @@ impl Node {
     /// The positions after each place of the drawn card (one per group of identical stacks).
     fn children(&self, deck: &[u8]) -> Vec<Node> {
         let Some(&rank) = deck.get(self.pos.drawn) else { return Vec::new() };
-        let stacks = &self.pos.stacks;
         let foundations = (0..FOUNDATIONS).filter(|&f| self.pos.fits(f, rank)).map(|f| Target::Foundation(f as u8));
-        let distinct = (0..stacks.len()).filter(|&s| !stacks[..s].contains(&stacks[s])).map(|s| Target::Stack(s as u8));
+        let distinct = self.pos.distinct_stacks().map(|s| Target::Stack(s as u8));
         foundations
             .chain(distinct)
             .map(|target| {

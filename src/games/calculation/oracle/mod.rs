@@ -193,6 +193,12 @@ impl Position {
         (a as u128) << 64 | b as u128
     }
 
+    /// One stack of each group of identical stacks (placing on or moving from either of two
+    /// identical stacks gives the same position up to the stacks' order).
+    fn distinct_stacks(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.stacks.len()).filter(|&s| !self.stacks[..s].contains(&self.stacks[s]))
+    }
+
     /// How soon a rank is needed: the fewest cards any open foundation still needs before it.
     fn need(&self, rank: u8) -> u8 {
         (0..FOUNDATIONS)
@@ -208,11 +214,8 @@ impl Position {
     fn stack_order(&self, rank: u8) -> Vec<usize> {
         let need = self.need(rank);
         let mut order: Vec<((u8, u8), usize)> = Vec::new();
-        for (s, stack) in self.stacks.iter().enumerate() {
-            if self.stacks[..s].contains(stack) {
-                continue;
-            }
-            let score = match stack.last().map(|&top| self.need(top)) {
+        for s in self.distinct_stacks() {
+            let score = match self.stacks[s].last().map(|&top| self.need(top)) {
                 None => (1, 0),
                 Some(later) if later >= need => (0, later - need),
                 Some(sooner) => (2, need - sooner),
@@ -324,11 +327,8 @@ impl<'a> Search<'a> {
     /// single open slot), then to the stacks.
     fn choices(&self) -> Vec<Choice> {
         let mut out = Vec::new();
-        for s in 0..self.pos.stacks.len() {
+        for s in self.pos.distinct_stacks() {
             let Some(&top) = self.pos.stacks[s].last() else { continue };
-            if self.pos.stacks[..s].contains(&self.pos.stacks[s]) {
-                continue;
-            }
             out.extend((0..FOUNDATIONS).filter(|&f| self.pos.fits(f, top)).map(|f| Choice::Move(s, f)));
         }
         if let Some(&rank) = self.deck.get(self.pos.drawn) {
