@@ -730,6 +730,8 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     ui.add(egui::Slider::new(&mut p.compile.weight_power, 0.5..=3.0).step_by(0.25).text("weight power"))
         .on_hover_text("asobi: default label weights become 100 (w / 100)^p (1 = paper)");
     ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
+    ui.checkbox(&mut p.switch_ready, "combined: ...and once the formation fires")
+        .on_hover_text("asobi: keep to the templates until the formation's chain can be triggered (off = paper)");
     if game.settings.params.group != before.group {
         game.templates = TemplateEditor::default();
     }

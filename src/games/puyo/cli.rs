@@ -50,6 +50,10 @@ pub struct TemplateArgs {
     /// more, unseen pair (0 = the paper).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64))]
     pub chance: u16,
+    /// The combined player leaves its templates as soon as the score passes 0.9 (the paper),
+    /// not only once its formation fires its chain (asobi's default).
+    #[arg(long)]
+    pub switch_on_score: bool,
 }
 
 fn weight_power(s: &str) -> Result<f64, String> {
@@ -146,6 +150,7 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     params.compile.boundary_rule = !rules.no_boundary_rule;
     params.compile.weight_power = rules.weight_power;
     params.template.chance = rules.chance as usize;
+    params.switch_ready = !rules.switch_on_score;
     load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;
     Ok(params)
 }

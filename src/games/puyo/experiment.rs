@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::ai::template_search::best_template;
-use super::ai::{AiKind, AiParams, Observation, Player, PuyoAi};
+use super::ai::{AiKind, AiParams, Observation, Player, PuyoAi, fires_chain};
 use super::rules::{Field, Outcome, Pair, Versus, pair_sequence};
 use crate::lab::rng::sub_rng;
 use crate::lab::runner::{Experiment, MergeFn, merge};
@@ -47,6 +47,10 @@ pub struct BuildRecord {
     pub completed: bool,
     pub moves: u32,
     pub ms: f64,
+    /// At completion, the formation fires its chain (the completing move fires it, or a
+    /// trigger of at most 3 puyos would): the score threshold does not guarantee it.
+    #[serde(default)]
+    pub fires: bool,
 }
 
 impl Experiment for Build {
@@ -67,17 +71,19 @@ impl Experiment for Build {
             let Some(d) = ai.decide(&obs) else { break };
             let placed = field.place(pairs[m], d.placement).expect("AIs return legal moves");
             // Completion is judged before resolution, so the move that fires counts (spec §9.1).
-            let done = best_template(ai.templates(), &field).is_some_and(|(_, s)| s >= self.params.template.completion);
+            let best = best_template(ai.templates(), &field).filter(|&(_, s)| s >= self.params.template.completion);
             let moves = m as u32 + 1;
-            if done {
-                return BuildRecord { completed: true, moves, ms: ms_per(start, moves) };
+            let chain = field.resolve_from(placed, |_| {});
+            if let Some((t, _)) = best {
+                let links = ai.templates()[t].chain;
+                let fires = chain.links >= links || fires_chain(&field, links);
+                return BuildRecord { completed: true, moves, ms: ms_per(start, moves), fires };
             }
-            field.resolve_from(placed, |_| {});
             if field.is_dead() {
-                return BuildRecord { completed: false, moves, ms: ms_per(start, moves) };
+                return BuildRecord { completed: false, moves, ms: ms_per(start, moves), fires: false };
             }
         }
-        BuildRecord { completed: false, moves: self.max_moves, ms: ms_per(start, self.max_moves) }
+        BuildRecord { completed: false, moves: self.max_moves, ms: ms_per(start, self.max_moves), fires: false }
     }
 
     fn summarize(&self, records: &[BuildRecord]) -> Map<String, Value> {
@@ -89,6 +95,8 @@ impl Experiment for Build {
         m.insert("mean_moves".into(), json!(mean(&done)));
         m.insert("median_moves".into(), json!(median(&done)));
         m.insert("over_30_share".into(), json!(over30 as f64 / records.len().max(1) as f64));
+        let fires = records.iter().filter(|r| r.completed && r.fires).count();
+        m.insert("fires_share".into(), json!(fires as f64 / done.len().max(1) as f64));
         m.insert("ms_per_move".into(), json!(mean(&records.iter().map(|r| r.ms).collect::<Vec<_>>())));
         m
     }

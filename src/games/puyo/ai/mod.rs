@@ -75,6 +75,12 @@ pub struct AiParams {
     pub builder: BuilderParams,
     /// The combined player switches to potential maximization above this template score.
     pub switch: f64,
+    /// asobi's decision (spec §9.11): the combined player also waits until its formation
+    /// fires its chain (a trigger of at most 3 puyos of one colour into one column starts at
+    /// least the template's links). With stairs8 the score passes 0.9 around move 25 while
+    /// the chain fires only from about move 37 on, and potential maximization, reading three
+    /// pairs, does not finish it. false = the paper's switch on the score alone.
+    pub switch_ready: bool,
     /// Virtual-drop weight of the combined player's potential maximization over its formation
     /// in single-player games (asobi's decision; 0 = the paper's plain potential maximization,
     /// which fires the 8-chain as soon as nothing larger fires within the known pairs).
@@ -90,9 +96,18 @@ impl Default for AiParams {
             potential: PotentialParams::default(),
             builder: BuilderParams::default(),
             switch: 0.9,
+            switch_ready: true,
             extend_drop: 0.7,
         }
     }
+}
+
+/// Whether a trigger of at most 3 puyos of one colour dropped into one column of `field`
+/// starts a chain of at least `links` links (a formation that fires its chain).
+pub fn fires_chain(field: &Field, links: u32) -> bool {
+    let mut longest = 0;
+    potential::for_each_trigger(field, 3, |trigger, _| longest = longest.max(trigger.chain.links));
+    longest >= links
 }
 
 /// A ready player: its kind, parameters and compiled templates (cheap to clone).
@@ -151,6 +166,11 @@ impl Player {
         })
     }
 
+    /// Whether the combined player may leave template `t` (see [`AiParams::switch_ready`]).
+    fn formation_ready(&self, field: &Field, t: usize) -> bool {
+        !self.params.switch_ready || fires_chain(field, self.templates[t].chain)
+    }
+
     fn build(&self, obs: &Observation) -> Option<Decision> {
         let c = builder::decide(&self.params.builder, obs, self.params.compile.colors)?;
         let why = if c.fires {
@@ -185,7 +205,7 @@ impl PuyoAi for Player {
             AiKind::Asobi if obs.opponent.is_some() => self.potential(obs),
             AiKind::Asobi => self.build(obs),
             AiKind::Combined => match best_template(&self.templates, obs.field) {
-                Some((t, s)) if s > self.params.switch => self.extend(obs, t, s),
+                Some((t, s)) if s > self.params.switch && self.formation_ready(obs.field, t) => self.extend(obs, t, s),
                 _ if obs.pending > 0 => self.potential(obs),
                 _ => self.template(obs),
             },

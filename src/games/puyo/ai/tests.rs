@@ -79,3 +79,26 @@ fn a_broken_formation_fires_only_a_chain_as_long_as_it() {
     let long_enough = potential::decide_keeping(&params, &obs, breaks_everything, 1).unwrap();
     assert!(long_enough.fires, "{long_enough:?}");
 }
+
+/// A stairs formation can score above the switch (0.9) long before its chain fires: the
+/// combined player then keeps to its templates, and switches on the score alone only with
+/// `switch_ready` off (the paper's rule).
+#[test]
+fn the_combined_player_switches_once_its_formation_fires() {
+    let paper = Player::new(AiKind::Combined, AiParams { switch_ready: false, ..AiParams::default() }).unwrap();
+    let asobi = Player::new(AiKind::Combined, AiParams::default()).unwrap();
+    let pairs = pair_sequence(&mut crate::lab::rng::sub_rng(1, 15, 1), 4, 63);
+    let mut field = Field::new();
+    for m in 0..60 {
+        let obs = Observation { field: &field, pairs: &pairs[m..m + 3], pending: 0, opponent: None };
+        let d = asobi.decide(&obs).unwrap();
+        let switched = |d: &Decision| d.why.starts_with("potential over");
+        if best_template(asobi.templates(), &field).is_some_and(|(t, s)| s > 0.9 && !asobi.formation_ready(&field, t)) {
+            assert!(!switched(&d), "{d:?}\n{field}");
+            assert!(switched(&paper.decide(&obs).unwrap()), "{field}");
+            return;
+        }
+        field.play(pairs[m], d.placement);
+    }
+    panic!("the formation never scored above the switch before it fired");
+}
