@@ -147,8 +147,8 @@ impl Player {
 
     /// Potential maximization over a built formation (template `t` scoring `score`): building
     /// moves must keep every formation puyo and add no conflict (the paper's combined player
-    /// lost ~10% of its 8-chains to unprotected building), and the formation's chain fires as
-    /// soon as nothing larger is reachable (or nothing can be built without breaking it).
+    /// lost ~10% of its 8-chains to unprotected building); the formation's chain fires under
+    /// potential maximization's rules, or when nothing can be built without breaking it.
     fn extend(&self, obs: &Observation, t: usize, score: f64) -> Option<Decision> {
         let template = &self.templates[t];
         let keep = |f: &Field| template.score(template.full_match(f)) >= score;

@@ -148,10 +148,10 @@ pub fn decide(params: &PotentialParams, obs: &Observation) -> Option<PotentialCh
 /// does, the best chain fires if it has at least `ready` links (firing the formation beats
 /// breaking it); a smaller one would end a single-player game with next to nothing, so the
 /// best building move that breaks `keep` is played instead (combined endless, 500 games:
-/// mean chain 7.89 -> 8.06). Otherwise firing is judged as in [`decide`], plus
-/// special case (a) read as "the chain cannot grow further": a chain of at least `ready`
-/// links (0: off) fires as soon as no building move reaches a larger attack, however empty
-/// the field.
+/// mean chain 7.89 -> 8.06). Otherwise firing is judged as in [`decide`]. (Firing a chain
+/// of `ready` links as soon as nothing larger was reachable, however empty the field, helped
+/// while the combined player switched on the score alone; once it switches on a formation
+/// that fires, waiting for few empty cells as in (a) extends more: 8.36 -> 8.60 mean chain.)
 pub fn decide_keeping(
     params: &PotentialParams,
     obs: &Observation,
@@ -200,8 +200,7 @@ pub fn decide_keeping(
     let empty = empty_cells(field);
     if let Some((attack, garbage, links, p)) = fire {
         let potential = build.map_or(0.0, |b| b.0);
-        let grown = ready > 0 && links >= ready;
-        let a = empty <= params.danger_empty || ((empty <= params.fire_empty || grown) && attack as f64 >= potential);
+        let a = empty <= params.danger_empty || (empty <= params.fire_empty && attack as f64 >= potential);
         let b = obs.opponent.is_some_and(|o| garbage >= kill_garbage(o) && garbage > 0);
         let c = obs.pending >= 6 && 2 * garbage >= obs.pending;
         let broken = !kept && (build.is_none() || links >= ready);

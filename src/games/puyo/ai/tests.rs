@@ -102,3 +102,16 @@ fn the_combined_player_switches_once_its_formation_fires() {
     }
     panic!("the formation never scored above the switch before it fired");
 }
+
+/// Special case (a) as the paper words it: a formation's chain that nothing larger within the
+/// known pairs beats still waits while many cells are empty (it may grow with later pairs).
+#[test]
+fn a_ready_formation_waits_for_few_empty_cells() {
+    use crate::games::puyo::rules::Puyo::{Blue, Red};
+    let field = Field::from_ascii("RRR...").unwrap();
+    let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Blue, child: Blue }];
+    let obs = Observation { field: &field, pairs: &pairs, pending: 0, opponent: None };
+    let params = potential::PotentialParams { depth: 2, ..Default::default() };
+    let c = potential::decide_keeping(&params, &obs, |_| true, 1).unwrap();
+    assert!(!c.fires, "{c:?}");
+}
