@@ -63,20 +63,26 @@ fn potential_pops_blocking_puyos_to_open_a_chain() {
     assert!(!c.fires && chain.links > 0 && c.attack > 0.0, "{c:?}\n{field}");
 }
 
-/// When every building move breaks what `keep` protects, only a chain as long as the
-/// formation's fires; a smaller one would end a single-player game with next to nothing, so a
-/// building move that breaks the formation is played instead.
-#[test]
-fn a_broken_formation_fires_only_a_chain_as_long_as_it() {
+/// Potential maximization over a one-link "formation" (three reds, a red in the pair) that
+/// `keep` protects, with formation length `ready`.
+fn decide_over_three_reds(keep: impl Fn(&Field) -> bool, ready: u32) -> potential::PotentialChoice {
     use crate::games::puyo::rules::Puyo::{Blue, Red};
     let field = Field::from_ascii("RRR...").unwrap();
     let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Blue, child: Blue }];
     let obs = Observation { field: &field, pairs: &pairs, pending: 0, opponent: None };
     let params = potential::PotentialParams { depth: 2, ..Default::default() };
+    potential::decide_keeping(&params, &obs, keep, ready).unwrap()
+}
+
+/// When every building move breaks what `keep` protects, only a chain as long as the
+/// formation's fires; a smaller one would end a single-player game with next to nothing, so a
+/// building move that breaks the formation is played instead.
+#[test]
+fn a_broken_formation_fires_only_a_chain_as_long_as_it() {
     let breaks_everything = |_: &Field| false;
-    let small = potential::decide_keeping(&params, &obs, breaks_everything, 8).unwrap();
+    let small = decide_over_three_reds(breaks_everything, 8);
     assert!(!small.fires, "{small:?}");
-    let long_enough = potential::decide_keeping(&params, &obs, breaks_everything, 1).unwrap();
+    let long_enough = decide_over_three_reds(breaks_everything, 1);
     assert!(long_enough.fires, "{long_enough:?}");
 }
 
@@ -107,11 +113,6 @@ fn the_combined_player_switches_once_its_formation_fires() {
 /// known pairs beats still waits while many cells are empty (it may grow with later pairs).
 #[test]
 fn a_ready_formation_waits_for_few_empty_cells() {
-    use crate::games::puyo::rules::Puyo::{Blue, Red};
-    let field = Field::from_ascii("RRR...").unwrap();
-    let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Blue, child: Blue }];
-    let obs = Observation { field: &field, pairs: &pairs, pending: 0, opponent: None };
-    let params = potential::PotentialParams { depth: 2, ..Default::default() };
-    let c = potential::decide_keeping(&params, &obs, |_| true, 1).unwrap();
+    let c = decide_over_three_reds(|_| true, 1);
     assert!(!c.fires, "{c:?}");
 }
