@@ -77,13 +77,14 @@ pub struct AiParams {
     pub switch: f64,
     /// asobi's decision (spec §9.11): the combined player also waits until its formation
     /// fires its chain (a trigger of at most 3 puyos of one colour into one column starts at
-    /// least the template's links). With stairs8 the score passes 0.9 around move 25 while
-    /// the chain fires only from about move 37 on, and potential maximization, reading three
-    /// pairs, does not finish it. false = the paper's switch on the score alone.
+    /// least the template's links). With stairs8 only 31% of formations fire their chain when
+    /// the score reaches 0.95 (E1's `fires_share`), and potential maximization, reading three
+    /// pairs, does not finish them. false = the paper's switch on the score alone.
     pub switch_ready: bool,
     /// Virtual-drop weight of the combined player's potential maximization over its formation
     /// in single-player games (asobi's decision; 0 = the paper's plain potential maximization,
-    /// which fires the 8-chain as soon as nothing larger fires within the known pairs).
+    /// which fires the 8-chain once few cells are empty and nothing larger fires within the
+    /// known pairs).
     pub extend_drop: f64,
 }
 
