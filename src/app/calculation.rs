@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment};
-use super::panel::{BoardArea, clear_for_redraw, side_panel, spawn_text};
+use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_pointer, side_panel, spawn_text};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
 use crate::games::calculation::experiment::Play;
@@ -187,17 +187,18 @@ fn human_input(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform)>,
     mut game: ResMut<CalcGame>,
+    mut contexts: EguiContexts,
 ) {
     if game.settings.ai_plays || game.finished() {
         return;
     }
-    if keys.just_pressed(KeyCode::Escape) && game.selection != Selection::Drawn {
+    if keys.just_pressed(KeyCode::Escape) && game.selection != Selection::Drawn && !panel_has_keyboard(&mut contexts) {
         game.selection = Selection::Drawn;
         game.redraw = true;
     }
     let left = mouse.just_pressed(MouseButton::Left);
     let right = mouse.just_pressed(MouseButton::Right);
-    if !left && !right {
+    if !left && !right || panel_has_pointer(&mut contexts) {
         return;
     }
     let Some(pos) = window.cursor_position() else { return };

@@ -13,7 +13,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_pointer, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
 use crate::games::labyrinth::experiment::Match;
@@ -344,15 +344,16 @@ fn human_input(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform)>,
     mut game: ResMut<LabyrinthGame>,
+    mut contexts: EguiContexts,
 ) {
     if !game.human_to_move() {
         return;
     }
-    if keys.just_pressed(KeyCode::KeyR) {
+    if keys.just_pressed(KeyCode::KeyR) && !panel_has_keyboard(&mut contexts) {
         game.rotation = (game.rotation + 1) % 4;
         game.redraw = true;
     }
-    if !mouse.just_pressed(MouseButton::Left) {
+    if !mouse.just_pressed(MouseButton::Left) || panel_has_pointer(&mut contexts) {
         return;
     }
     let (camera, cam_transform) = *camera;

@@ -13,9 +13,9 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, side_panel, spawn_text};
+use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, side_panel, spawn_text};
 use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
-use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells};
+use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::nazo::experiment::GenerateExperiment;
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target, generate};
@@ -331,7 +331,7 @@ fn cancel_jobs(mut game: ResMut<NazoGame>) {
 /// R reset. Keys are ignored while egui has the keyboard (typing a URL).
 fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<NazoGame>, mut contexts: EguiContexts) {
     use KeyCode::*;
-    if contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input()) {
+    if panel_has_keyboard(&mut contexts) {
         return;
     }
     if keys.just_pressed(Backspace) {
@@ -437,20 +437,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
     let at = |col: f32, row: f32, z: f32| {
         Vec3::new(origin.x + (col + 0.5) * CELL * scale, origin.y + (row + 0.5) * CELL * scale, z)
     };
-    commands.spawn((
-        BoardPiece,
-        Mesh2d(assets.cell.clone()),
-        MeshMaterial2d(assets.well.clone()),
-        Transform::from_translation(at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 - 1.0, 0.0))
-            .with_scale(Vec3::new(scale, scale * (HEIGHT as f32 - 1.0), 1.0)),
-    ));
-    commands.spawn((
-        BoardPiece,
-        Mesh2d(assets.cell.clone()),
-        MeshMaterial2d(assets.hidden_row.clone()),
-        Transform::from_translation(at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 - 1.0, 0.0))
-            .with_scale(Vec3::splat(scale)),
-    ));
+    spawn_well(commands, assets, BoardPiece, &at, scale);
     let frame = &game.shown;
     spawn_cells(commands, assets, frame, BoardPiece, &at, scale, 1.0 / game.speed.max(0.1));
     let next = game.next_pair();

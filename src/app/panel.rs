@@ -13,6 +13,16 @@ pub const BACKGROUND: Color = Color::srgb(0.09, 0.10, 0.13);
 /// Width of the side panel in logical pixels.
 pub const PANEL_WIDTH: f32 = 340.0;
 
+/// Whether a panel field is being typed in: the keys are not moves on the board.
+pub fn panel_has_keyboard(contexts: &mut EguiContexts) -> bool {
+    contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_keyboard_input())
+}
+
+/// Whether the pointer is over a panel or an open pop-up: a click there is not on the board.
+pub fn panel_has_pointer(contexts: &mut EguiContexts) -> bool {
+    contexts.ctx_mut().is_ok_and(|ctx| ctx.egui_wants_pointer_input())
+}
+
 /// The part of the window not covered by the side panel, in world coordinates of the 2D
 /// camera (origin at the window centre, y up). Boards centre themselves in it.
 #[derive(Resource, Debug, Clone, Copy, PartialEq)]

@@ -11,8 +11,8 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, side_panel, spawn_text};
-use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells};
+use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, side_panel, spawn_text};
+use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::compile;
 use crate::games::puyo::ai::template_search::{Select, best_template};
@@ -274,8 +274,11 @@ pub fn puyo_color(p: Puyo) -> Color {
 
 /// Keyboard play: side 0 on the arrows (Z / X or Up rotate, Down or Space drops), side 1 on
 /// A / D, Q / E or W rotate, S drops.
-fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<PuyoGame>) {
+fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<PuyoGame>, mut contexts: EguiContexts) {
     use KeyCode::*;
+    if panel_has_keyboard(&mut contexts) {
+        return;
+    }
     // left, right, rotate counter-clockwise, rotate clockwise (two keys), drop (two keys)
     const KEYS: [[KeyCode; 7]; 2] =
         [[ArrowLeft, ArrowRight, KeyZ, KeyX, ArrowUp, ArrowDown, Space], [KeyA, KeyD, KeyQ, KeyE, KeyW, KeyS, KeyS]];
@@ -497,20 +500,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: 
     let at = |col: f32, row: f32, z: f32| {
         Vec3::new(origin.x + (col + 0.5) * CELL * scale, origin.y + (row + 0.5) * CELL * scale, z)
     };
-    let well_center = at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 - 1.0, 0.0);
-    commands.spawn((
-        BoardPiece,
-        Mesh2d(assets.cell.clone()),
-        MeshMaterial2d(assets.well.clone()),
-        Transform::from_translation(well_center).with_scale(Vec3::new(scale, scale * (HEIGHT as f32 - 1.0), 1.0)),
-    ));
-    commands.spawn((
-        BoardPiece,
-        Mesh2d(assets.cell.clone()),
-        MeshMaterial2d(assets.hidden_row.clone()),
-        Transform::from_translation(at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 - 1.0, 0.0))
-            .with_scale(Vec3::splat(scale)),
-    ));
+    spawn_well(commands, assets, BoardPiece, &at, scale);
     let frame = &game.shown[i];
     let duration = 1.0 / game.settings.speed.max(0.1);
     spawn_cells(commands, assets, frame, BoardPiece, &at, scale, duration);

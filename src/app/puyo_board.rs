@@ -82,6 +82,34 @@ pub(super) struct Falling {
 #[derive(Component)]
 pub(super) struct Flashing(Handle<ColorMaterial>);
 
+/// Spawns the well behind the 12 visible rows and the shaded hidden 13th row, tagged with `tag`;
+/// `at(col, row, z)` places a cell.
+pub(super) fn spawn_well(
+    commands: &mut Commands,
+    assets: &PuyoAssets,
+    tag: impl Component + Clone,
+    at: &impl Fn(f32, f32, f32) -> Vec3,
+    scale: f32,
+) {
+    let middle = WIDTH as f32 / 2.0 - 0.5;
+    commands.spawn((
+        tag.clone(),
+        Mesh2d(assets.cell.clone()),
+        MeshMaterial2d(assets.well.clone()),
+        Transform::from_translation(at(middle, HEIGHT as f32 / 2.0 - 1.0, 0.0)).with_scale(Vec3::new(
+            scale,
+            scale * (HEIGHT as f32 - 1.0),
+            1.0,
+        )),
+    ));
+    commands.spawn((
+        tag,
+        Mesh2d(assets.cell.clone()),
+        MeshMaterial2d(assets.hidden_row.clone()),
+        Transform::from_translation(at(middle, HEIGHT as f32 - 1.0, 0.0)).with_scale(Vec3::splat(scale)),
+    ));
+}
+
 /// Spawns the puyos of `frame` (tagged with `tag`), falling and flashing as the frame says;
 /// `at(col, row, z)` places a cell, and a frame lasts `duration` seconds.
 pub(super) fn spawn_cells(

@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_pointer, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, weights_for};
@@ -440,8 +440,9 @@ fn mouse_input(
     camera: Single<(&Camera, &GlobalTransform)>,
     area: Res<BoardArea>,
     mut game: ResMut<ShanghaiGame>,
+    mut contexts: EguiContexts,
 ) {
-    if !buttons.just_pressed(MouseButton::Left) || game.watch {
+    if !buttons.just_pressed(MouseButton::Left) || game.watch || panel_has_pointer(&mut contexts) {
         return;
     }
     let Some(pos) = window.cursor_position() else { return };
@@ -484,7 +485,10 @@ fn mouse_input(
 }
 
 /// H hint, U / Backspace undo, F free-tile highlight, Space pause, N step.
-fn keyboard_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<ShanghaiGame>) {
+fn keyboard_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<ShanghaiGame>, mut contexts: EguiContexts) {
+    if panel_has_keyboard(&mut contexts) {
+        return;
+    }
     if keys.just_pressed(KeyCode::KeyH) {
         game.start_job(Purpose::Hint);
     }
