@@ -104,3 +104,19 @@ fn bad_group_is_an_error_not_a_panic() {
     assert!(load_group("chains8", &CompileOptions::default()).unwrap().len() == 22);
     assert_eq!(benches().len(), 3);
 }
+
+/// E2 reports when the combined player's template phase reaches the switch score and when its
+/// formation first fires its chain (never before the score).
+#[test]
+fn endless_reports_when_the_formation_is_ready() {
+    let mut params = AiParams::default();
+    params.potential.depth = 2;
+    let exp = Endless { ai: AiKind::Combined, params, games: 3, max_moves: 60, colors: 4 };
+    let records: Vec<_> = (0..3).map(|i| exp.play(1, i)).collect();
+    assert!(records.iter().any(|r| r.formation_move > 0), "{records:?}");
+    for r in &records {
+        assert!(r.ready_move == 0 || (r.formation_move > 0 && r.ready_move >= r.formation_move), "{r:?}");
+    }
+    let Value::Object(m) = run(&exp, 1, Shard::WHOLE) else { unreachable!() };
+    assert!(["mean_formation_move", "mean_ready_move", "ready_share"].iter().all(|f| m.contains_key(*f)), "{m:?}");
+}

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::ai::template_search::best_template;
 use super::ai::{AiKind, AiParams, Observation, Player, PuyoAi, fires_chain};
-use super::rules::{Field, Outcome, Pair, Versus, pair_sequence};
+use super::rules::{Chain, Field, Outcome, Pair, Placement, Versus, pair_sequence};
 use crate::lab::rng::sub_rng;
 use crate::lab::runner::{Experiment, MergeFn, merge};
 use crate::lab::stats::{HeadToHead, mean, median};
@@ -69,14 +69,11 @@ impl Experiment for Build {
         for m in 0..self.max_moves as usize {
             let obs = Observation { field: &field, pairs: &pairs[m..m + KNOWN], pending: 0, opponent: None };
             let Some(d) = ai.decide(&obs) else { break };
-            let placed = field.place(pairs[m], d.placement).expect("AIs return legal moves");
-            // Completion is judged before resolution, so the move that fires counts (spec §9.1).
-            let best = best_template(ai.templates(), &field).filter(|&(_, s)| s >= self.params.template.completion);
+            let (formation, _) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
+                s >= self.params.template.completion
+            });
             let moves = m as u32 + 1;
-            let chain = field.resolve_from(placed, |_| {});
-            if let Some((t, _)) = best {
-                let links = ai.templates()[t].chain;
-                let fires = chain.links >= links || fires_chain(&field, links);
+            if let Some(fires) = formation {
                 return BuildRecord { completed: true, moves, ms: ms_per(start, moves), fires };
             }
             if field.is_dead() {
@@ -100,6 +97,27 @@ impl Experiment for Build {
         m.insert("ms_per_move".into(), json!(mean(&records.iter().map(|r| r.ms).collect::<Vec<_>>())));
         m
     }
+}
+
+/// Plays `placement` of `pair`, judging the best template before resolution, so the move
+/// that fires counts (spec §9.1). Returns, when the best template's score passes `reached`,
+/// whether the formation fires its chain (the move fired it, or a trigger of at most 3 puyos
+/// would: the score alone does not guarantee it), and the chain the move fired.
+fn play_judging_formation(
+    ai: &Player,
+    field: &mut Field,
+    pair: Pair,
+    placement: Placement,
+    reached: impl Fn(f64) -> bool,
+) -> (Option<bool>, Chain) {
+    let placed = field.place(pair, placement).expect("AIs return legal moves");
+    let best = best_template(ai.templates(), field).filter(|&(_, s)| reached(s));
+    let chain = field.resolve_from(placed, |_| {});
+    let fires = best.map(|(t, _)| {
+        let links = ai.templates()[t].chain;
+        chain.links >= links || fires_chain(field, links)
+    });
+    (fires, chain)
 }
 
 fn ms_per(start: Instant, moves: u32) -> f64 {
@@ -126,6 +144,13 @@ pub struct EndlessRecord {
     pub fire_move: u32,
     pub moves: u32,
     pub ms: f64,
+    /// Template-based players: the first move after which the best template scored above the
+    /// combined player's switch threshold (0 if never)...
+    #[serde(default)]
+    pub formation_move: u32,
+    /// ...and the first after which that formation also fired its chain (0 if never).
+    #[serde(default)]
+    pub ready_move: u32,
 }
 
 impl Experiment for Endless {
@@ -141,12 +166,20 @@ impl Experiment for Endless {
         let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
         let mut field = Field::new();
         let start = Instant::now();
-        let mut rec = EndlessRecord { chain: 0, attack: 0, fire_move: 0, moves: 0, ms: 0.0 };
+        let mut rec =
+            EndlessRecord { chain: 0, attack: 0, fire_move: 0, moves: 0, ms: 0.0, formation_move: 0, ready_move: 0 };
+        let uses_templates = matches!(self.ai, AiKind::Template | AiKind::Combined);
         for m in 0..self.max_moves as usize {
             let obs = Observation { field: &field, pairs: &pairs[m..m + KNOWN], pending: 0, opponent: None };
             let Some(d) = ai.decide(&obs) else { break };
-            let chain = field.play(pairs[m], d.placement).expect("AIs return legal moves");
+            let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
+                uses_templates && s > self.params.switch
+            });
             rec.moves = m as u32 + 1;
+            if let Some(fires) = formation {
+                rec.formation_move = if rec.formation_move == 0 { rec.moves } else { rec.formation_move };
+                rec.ready_move = if rec.ready_move == 0 && fires { rec.moves } else { rec.ready_move };
+            }
             if d.fires && chain.links > 0 {
                 (rec.chain, rec.attack, rec.fire_move) = (chain.links, chain.attack(), rec.moves);
                 break;
@@ -167,6 +200,16 @@ impl Experiment for Endless {
         m.insert("mean_chain".into(), json!(col(|r| r.chain as f64)));
         m.insert("mean_attack".into(), json!(col(|r| r.attack as f64)));
         m.insert("mean_fire_move".into(), json!(mean(&fired)));
+        if matches!(self.ai, AiKind::Template | AiKind::Combined) {
+            // When the template phase reaches the switch score, and when its formation fires.
+            let reached = |f: fn(&EndlessRecord) -> u32| -> Vec<f64> {
+                records.iter().map(f).filter(|&m| m > 0).map(f64::from).collect()
+            };
+            m.insert("mean_formation_move".into(), json!(mean(&reached(|r| r.formation_move))));
+            m.insert("mean_ready_move".into(), json!(mean(&reached(|r| r.ready_move))));
+            let ready = records.iter().filter(|r| r.ready_move > 0).count();
+            m.insert("ready_share".into(), json!(ready as f64 / records.len().max(1) as f64));
+        }
         m.insert("ms_per_move".into(), json!(col(|r| r.ms)));
         m
     }
