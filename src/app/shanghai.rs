@@ -704,6 +704,7 @@ fn register_lab_entries(app: &mut App) {
                     plays: 1,
                     player,
                     deals: Deals::Source(DealSource::Generator),
+                    blunders: false,
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let solved = records.iter().filter(|r| r.solved).count() as u64;

@@ -4,7 +4,7 @@
 use asobi::games::shanghai::ai::PlayerParams;
 use asobi::games::shanghai::catalog::{bundled, load};
 use asobi::games::shanghai::cli::{self, Command};
-use asobi::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout, Oracle};
+use asobi::games::shanghai::experiment::{Blunder, Deals, Eval, Generate, OnLayout, Oracle};
 use asobi::games::shanghai::generator::DealSource;
 use asobi::games::shanghai::io::instances::{Instance, InstanceFile};
 use asobi::games::shanghai::io::kmahjongg;
@@ -60,7 +60,37 @@ fn bundled_layouts_have_the_issue_sizes() {
 fn eval_exp() -> Eval {
     let layout = load("mini_spider").unwrap();
     let player = PlayerParams { n: 2, depth: 2, ..PlayerParams::default() };
-    Eval { layout: OnLayout::new(&layout), instances: 6, plays: 3, player, deals: Deals::Source(DealSource::Generator) }
+    let deals = Deals::Source(DealSource::Generator);
+    Eval { layout: OnLayout::new(&layout), instances: 6, plays: 3, player, deals, blunders: false }
+}
+
+/// Looking for blunders changes no decision, and every lost generator game is lost by a
+/// decision (generator deals are solvable as dealt).
+#[test]
+fn blunder_search_keeps_the_games_and_names_a_cause_for_each_loss() {
+    let plain = Eval { player: PlayerParams { n: 1, depth: 1, ..PlayerParams::default() }, ..eval_exp() };
+    let traced = Eval { blunders: true, ..plain.clone() };
+    let records =
+        |exp: &Eval| run_records(exp, 5, Shard::WHOLE, Some(1), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+    let (a, b) = (records(&plain), records(&traced));
+    assert_eq!(
+        a.records.iter().map(|r| r.solved).collect::<Vec<_>>(),
+        b.records.iter().map(|r| r.solved).collect::<Vec<_>>()
+    );
+    assert!(b.records.iter().any(|r| !r.solved), "the weak player loses some of 18 mini spider games");
+    for r in &b.records {
+        match r.blunder {
+            None => assert!(r.solved),
+            Some((cause, left)) => {
+                assert!(!r.solved && cause != Blunder::Dealt && (left > 0 || cause == Blunder::Unproven))
+            }
+        }
+    }
+    let v = result_json(&traced, 5, Shard::WHOLE, &b);
+    let lost = b.records.iter().filter(|r| !r.solved).count() as u64;
+    let counted: u64 =
+        ["certain", "guess", "search", "dealt", "unproven"].iter().map(|k| v["blunders"][k].as_u64().unwrap()).sum();
+    assert_eq!(counted, lost, "{v}");
 }
 
 #[test]

@@ -74,6 +74,11 @@ pub struct EvalArgs {
     /// Node budget of those solver searches (and of the solver's check of rule 4).
     #[arg(long, default_value_t = SOLVE_NODES)]
     pub solve_nodes: u64,
+    /// Also find in each lost game the move after which the real deal became unsolvable (the
+    /// peeking solver, after every move) and count the losses by that move's kind: a certain
+    /// move, a guess, a searched move (`blunders` in the result; the decisions are the same).
+    #[arg(long)]
+    pub blunders: bool,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -214,7 +219,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 solve_nodes: a.solve_nodes,
                 ..PlayerParams::default()
             };
-            let exp = Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals };
+            let exp =
+                Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals, blunders: a.blunders };
             run_cli(&exp, &a.batch)?;
         }
         Command::Oracle(a) => {

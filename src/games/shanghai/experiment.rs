@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::ai::solver::{Solver, Verdict};
-use super::ai::{PlayerParams, VirtualPlayer, play_out};
+use super::ai::{Player, PlayerParams, VirtualPlayer, is_guess, play_out};
 use super::generator::{DealSource, deal};
 use super::layout::Layout;
 use super::level::LayoutFile;
 use super::rules::{Game, Kind};
-use crate::lab::rng::sub_rng;
+use crate::lab::rng::{GameRng, sub_rng};
 use crate::lab::runner::{Experiment, MergeFn, merge};
 use crate::lab::stats::{mean, median, wilson95};
 
@@ -69,12 +69,62 @@ pub struct Eval {
     pub plays: u64,
     pub player: PlayerParams,
     pub deals: Deals,
+    /// Also find, in each lost game, the move after which the real deal became unsolvable.
+    #[serde(default)]
+    pub blunders: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EvalRecord {
     pub solved: bool,
     pub ms: f64,
+    /// With [`Eval::blunders`], for a lost game: why it was lost and the tiles left then.
+    #[serde(default)]
+    pub blunder: Option<(Blunder, u32)>,
+}
+
+/// What lost a game: the kind of decision after which the peeking solver proves the real
+/// deal unsolvable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Blunder {
+    /// A certain move of this rule (1-4).
+    Certain(u8),
+    /// Two of three free tiles of a kind paired while the fourth is hidden.
+    Guess,
+    /// A move chosen by the search over sampled worlds.
+    Search,
+    /// The deal was unsolvable as dealt (random deals).
+    Dealt,
+    /// No move was proven to lose within [`BLUNDER_NODES`].
+    Unproven,
+}
+
+/// Solver nodes spent on the real deal after each move when looking for the blunder.
+pub const BLUNDER_NODES: u64 = 2_000_000;
+
+/// Plays `game` to its end like [`play_out`] (the same decisions), checking after each move
+/// whether the real deal is still solvable; returns whether it was cleared and, if not, the
+/// blunder with the tiles left after it.
+fn play_finding_blunder(game: &mut Game, player: &VirtualPlayer, rng: &mut GameRng) -> (bool, Option<(Blunder, u32)>) {
+    let lost = |game: &Game| {
+        Solver::new(&game.layout, &game.kinds).solve_within(game.present, BLUNDER_NODES) == Verdict::Unsolvable
+    };
+    let mut blunder = lost(game).then_some((Blunder::Dealt, game.present.len() as u32));
+    loop {
+        let obs = game.observation();
+        let Some(d) = player.decide(&obs, rng) else { break };
+        let cause = match d.certain_rule {
+            Some(rule) => Blunder::Certain(rule),
+            None if is_guess(&obs, &obs.layout.free_tiles(&obs.present), d.mv) => Blunder::Guess,
+            None => Blunder::Search,
+        };
+        game.play(d.mv).expect("players choose legal moves");
+        if blunder.is_none() && lost(game) {
+            blunder = Some((cause, game.present.len() as u32));
+        }
+    }
+    let won = game.is_won();
+    (won, if won { None } else { blunder.or(Some((Blunder::Unproven, 0))) })
 }
 
 impl Experiment for Eval {
@@ -88,8 +138,13 @@ impl Experiment for Eval {
         let layout = self.layout.layout();
         let mut game = Game::new(layout.clone(), self.deals.get(layout, seed, index / self.plays));
         let player = VirtualPlayer { params: self.player };
-        let solved = play_out(&mut game, &player, &mut sub_rng(seed, index, PLAY_STREAM));
-        EvalRecord { solved, ms: ms(start) }
+        let mut rng = sub_rng(seed, index, PLAY_STREAM);
+        let (solved, blunder) = if self.blunders {
+            play_finding_blunder(&mut game, &player, &mut rng)
+        } else {
+            (play_out(&mut game, &player, &mut rng), None)
+        };
+        EvalRecord { solved, ms: ms(start), blunder }
     }
     fn summarize(&self, records: &[EvalRecord]) -> Map<String, Value> {
         let solved = records.iter().filter(|r| r.solved).count() as u64;
@@ -101,8 +156,31 @@ impl Experiment for Eval {
         m.insert("solve_rate".into(), json!(solved as f64 / n.max(1) as f64));
         m.insert("ci95".into(), json!(wilson95(solved, n)));
         m.insert("ms_per_game".into(), json!(mean(&times)));
+        if self.blunders {
+            m.insert("blunders".into(), blunder_summary(records));
+        }
         m
     }
+}
+
+/// Lost games by the decision that lost them, and the mean tiles left after it.
+fn blunder_summary(records: &[EvalRecord]) -> Value {
+    let found: Vec<(Blunder, u32)> = records.iter().filter_map(|r| r.blunder).collect();
+    let count = |f: fn(&Blunder) -> bool| found.iter().filter(|(b, _)| f(b)).count();
+    let left: Vec<f64> = found
+        .iter()
+        .filter(|(b, _)| !matches!(b, Blunder::Dealt | Blunder::Unproven))
+        .map(|&(_, l)| l as f64)
+        .collect();
+    json!({
+        "certain": count(|b| matches!(b, Blunder::Certain(_))),
+        "certain_by_rule": (1..=4u8).map(|r| found.iter().filter(|(b, _)| *b == Blunder::Certain(r)).count()).collect::<Vec<_>>(),
+        "guess": count(|b| *b == Blunder::Guess),
+        "search": count(|b| *b == Blunder::Search),
+        "dealt": count(|b| *b == Blunder::Dealt),
+        "unproven": count(|b| *b == Blunder::Unproven),
+        "mean_tiles_left": mean(&left),
+    })
 }
 
 /// `oracle`: perfect-information solvability of deals (spec §9).

@@ -47,6 +47,8 @@ pub struct Decision {
     pub why: String,
     /// Mean value of every legal move searched (empty for a certain move).
     pub values: Vec<(Move, f64)>,
+    /// The rule of a certain move (1-4); `None` for a searched one.
+    pub certain_rule: Option<u8>,
 }
 
 /// A Shanghai player: decides from what the player may see. `None` when no move is legal.
@@ -124,7 +126,8 @@ impl Player for VirtualPlayer {
         }
         let p = &self.params;
         if let Some(c) = certain_move(&obs.layout, &obs.present, &obs.kinds, &obs.remaining, &p.weights) {
-            return Some(Decision { mv: c.mv, why: format!("certain move (rule {})", c.rule), values: Vec::new() });
+            let why = format!("certain move (rule {})", c.rule);
+            return Some(Decision { mv: c.mv, why, values: Vec::new(), certain_rule: Some(c.rule) });
         }
         let mut totals = vec![0.0; moves.len()];
         let hidden: Vec<usize> = obs.unknown().collect();
@@ -151,7 +154,7 @@ impl Player for VirtualPlayer {
         let best = values[best];
         let why = format!("best mean value {:.3} over {} moves (n = {}, D = {})", best.1, moves.len(), p.n, p.depth);
         debug_assert!(world.iter().enumerate().all(|(i, &k)| !obs.present.contains(i) || k != UNKNOWN));
-        Some(Decision { mv: best.0, why, values })
+        Some(Decision { mv: best.0, why, values, certain_rule: None })
     }
 }
 
@@ -169,12 +172,16 @@ fn tie_keys(obs: &Observation, moves: &[Move], weights: &Weights) -> Vec<(bool, 
     moves
         .iter()
         .map(|&m| {
-            let k = obs.kinds[m.a as usize];
-            let of_kind = |set: &TileSet| set.iter().filter(|&t| obs.kinds[t] == k).count();
-            let guess = obs.remaining[k as usize] == 4 && of_kind(&free) == 3 && of_kind(&obs.present) == 3;
-            (!guess, action_value(weights, features(layout, &obs.present, stats, &obs.kinds, m)))
+            (!is_guess(obs, &free, m), action_value(weights, features(layout, &obs.present, stats, &obs.kinds, m)))
         })
         .collect()
+}
+
+/// Whether `m` pairs two of three `free` tiles of a kind whose fourth is hidden from view.
+pub fn is_guess(obs: &Observation, free: &TileSet, m: Move) -> bool {
+    let k = obs.kinds[m.a as usize];
+    let of_kind = |set: &TileSet| set.iter().filter(|&t| obs.kinds[t] == k).count();
+    obs.remaining[k as usize] == 4 && of_kind(free) == 3 && of_kind(&obs.present) == 3
 }
 
 /// Deals `pool` (the hidden kinds) uniformly onto the `hidden` tiles of `world`; with
