@@ -742,8 +742,7 @@ fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<
             stacks,
             deals: size,
             player: PlannerParams { plans: 20, lookahead, ..PlannerParams::default() },
-            oracle_budget: None,
-            oracle_beam: 0,
+            oracle: None,
         };
         let Some(games) = run_records(&exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
         let wins = games.records.iter().filter(|r| r.won).count() as u64;

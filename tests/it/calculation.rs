@@ -18,8 +18,7 @@ fn wins(threads: u64) -> serde_json::Value {
         stacks: 4,
         deals: 3,
         player: PlannerParams { plans: 5, lookahead: 0, pair_limit: 10, ..PlannerParams::default() },
-        oracle_budget: None,
-        oracle_beam: 0,
+        oracle: None,
     };
     let recs = run_records(&exp, 9, Shard::WHOLE, Some(threads), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
     let mut v = result_json(&exp, 9, Shard::WHOLE, &recs);

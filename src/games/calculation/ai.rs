@@ -390,7 +390,11 @@ mod tests {
             assert_eq!(game.drawn_count(), 52);
             if game.is_won() {
                 wins += 1;
-                assert_ne!(oracle::solve(&deal, 4, 100_000, 0), oracle::Verdict::Unwinnable, "deal {i}");
+                assert_ne!(
+                    oracle::solve(&deal, 4, oracle::Limits { budget: 100_000, conflicts: 0 }),
+                    oracle::Verdict::Unwinnable,
+                    "deal {i}"
+                );
             }
         }
         assert!(wins >= 3, "{wins}/6 with 4 stacks");

@@ -14,7 +14,7 @@ fn decisions(seed: u64) -> u64 {
 
 /// Solves one 4-stack deal with the oracle.
 fn oracle_deals(seed: u64) -> u64 {
-    oracle::solve(&Deal::from_seed(seed, 0), 4, oracle::DEFAULT_BUDGET, oracle::DEFAULT_BEAM);
+    oracle::solve(&Deal::from_seed(seed, 0), 4, oracle::Limits::default());
     1
 }
 

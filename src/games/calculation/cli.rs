@@ -6,7 +6,7 @@ use serde_json::json;
 use super::ai::{Planner, PlannerParams, play_deal};
 use super::experiment::{Oracle, Play};
 use super::log::GameLog;
-use super::oracle::{DEFAULT_BEAM, DEFAULT_BUDGET};
+use super::oracle::{DEFAULT_BUDGET, DEFAULT_CONFLICTS, Limits};
 use super::rules::{Deal, MAX_STACKS};
 use super::stack_game;
 use crate::lab::runner::{BatchOptions, OutputOptions, print_result, run_cli};
@@ -88,9 +88,9 @@ pub struct PlayArgs {
     /// The oracle's node budget per deal.
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     pub oracle_budget: u64,
-    /// The oracle's widest beam per deal (0: none).
-    #[arg(long, default_value_t = DEFAULT_BEAM)]
-    pub oracle_beam: usize,
+    /// The oracle's SAT conflict limit per deal.
+    #[arg(long, default_value_t = DEFAULT_CONFLICTS)]
+    pub oracle_conflicts: u32,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -103,12 +103,13 @@ pub struct OracleArgs {
     /// Deals to decide.
     #[arg(long, default_value_t = 1000)]
     pub deals: u64,
-    /// Search nodes per deal before the beams look for a win.
+    /// Search nodes per deal before the SAT solver decides it.
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     pub budget: u64,
-    /// The widest beam per deal, after the search: widths 100, 1000, ... up to this (0: none).
-    #[arg(long, default_value_t = DEFAULT_BEAM)]
-    pub beam: usize,
+    /// The SAT solver's conflict limit per deal (about 12,000 a second); a deal it does not
+    /// decide within them stays unknown.
+    #[arg(long, default_value_t = DEFAULT_CONFLICTS)]
+    pub conflicts: u32,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -137,15 +138,15 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 stacks: player_stacks(a.stacks)?,
                 deals: a.deals,
                 player: a.player.params()?,
-                oracle_budget: a.oracle.then_some(a.oracle_budget),
-                oracle_beam: a.oracle_beam,
+                oracle: a.oracle.then_some(Limits { budget: a.oracle_budget, conflicts: a.oracle_conflicts }),
             };
             run_cli(&exp, &a.batch)?;
         }
         Command::Oracle(a) => {
             ensure!((1..=MAX_STACKS).contains(&a.stacks), "--stacks {}: the oracle handles 1..={MAX_STACKS}", a.stacks);
             ensure!(a.budget >= 1, "--budget must be at least 1");
-            run_cli(&Oracle { stacks: a.stacks, deals: a.deals, budget: a.budget, beam: a.beam }, &a.batch)?;
+            let limits = Limits { budget: a.budget, conflicts: a.conflicts };
+            run_cli(&Oracle { stacks: a.stacks, deals: a.deals, limits }, &a.batch)?;
         }
         Command::Log(a) => {
             let params = a.player.params()?;

@@ -18,12 +18,9 @@ pub struct Play {
     pub stacks: usize,
     pub deals: u64,
     pub player: PlannerParams,
-    /// Also run the oracle on each deal (node budget), to report wins as a share of the
-    /// winnable deals; `None` = player only.
-    pub oracle_budget: Option<u64>,
-    /// The oracle's widest beam ([`oracle::solve`]); old files ran without one.
-    #[serde(default)]
-    pub oracle_beam: usize,
+    /// Also run the oracle on each deal (within these limits), to report wins as a share of
+    /// the winnable deals; `None` = player only.
+    pub oracle: Option<oracle::Limits>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,11 +73,11 @@ impl Experiment for Play {
             .expect("the player only makes legal moves");
         let ms = ms_since(start);
         // A win is its own witness: the oracle runs only on the deals the player lost.
-        let oracle = self.oracle_budget.map(|b| {
+        let oracle = self.oracle.map(|limits| {
             if game.is_won() {
                 OracleVerdict::Winnable
             } else {
-                OracleVerdict::from(&oracle::solve(&deal, self.stacks, b, self.oracle_beam))
+                OracleVerdict::from(&oracle::solve(&deal, self.stacks, limits))
             }
         });
         PlayRecord { won: game.is_won(), ms, oracle }
@@ -96,7 +93,7 @@ impl Experiment for Play {
         m.insert("success_rate".into(), json!(rate(wins, n)));
         m.insert("ci95".into(), json!(wilson95(wins, n)));
         m.insert("ms_per_deal".into(), json!(if n == 0 { 0.0 } else { ms / n as f64 }));
-        if self.oracle_budget.is_some() {
+        if self.oracle.is_some() {
             let count = |v| records.iter().filter(|r| r.oracle == Some(v)).count() as u64;
             let (winnable, unknown) = (count(OracleVerdict::Winnable), count(OracleVerdict::Unknown));
             m.insert("winnable".into(), json!(winnable));
@@ -114,11 +111,9 @@ impl Experiment for Play {
 pub struct Oracle {
     pub stacks: usize,
     pub deals: u64,
-    /// Search nodes per deal before the beams ([`oracle::solve`]).
-    pub budget: u64,
-    /// The widest beam per deal; old files ran without one.
-    #[serde(default)]
-    pub beam: usize,
+    /// What the oracle may spend per deal ([`oracle::solve`]).
+    #[serde(flatten)]
+    pub limits: oracle::Limits,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -138,7 +133,7 @@ impl Experiment for Oracle {
     fn play(&self, seed: u64, index: u64) -> OracleRecord {
         let deal = Deal::from_seed(seed, index);
         let start = Instant::now();
-        let verdict = oracle::solve(&deal, self.stacks, self.budget, self.beam);
+        let verdict = oracle::solve(&deal, self.stacks, self.limits);
         if let Verdict::Winnable(w) = &verdict {
             let replayed = oracle::replay(&deal, self.stacks, w).map(|g| g.is_won());
             assert_eq!(replayed, Ok(true), "deal {index}: the oracle's witness must win");

@@ -16,12 +16,11 @@
 //! d discrepancies left fails with fewer). "Unwinnable" only comes from a pass that cut no
 //! option.
 //!
-//! When the search's budget runs out, beams over the draws ([`beam`]) look for a win; on 3
-//! stacks they find one for two thirds of the deals the search leaves undecided. Neither
-//! proves a 3-stack deal lost: the exhaustive pass is out of reach there, so those verdicts
-//! stay "unknown".
+//! The exhaustive pass is out of reach on 3 stacks, so when the search's node budget runs out
+//! the deal goes to the SAT solver ([`sat`]), which decides it exactly: a win with a witness,
+//! or a proof that none exists. Only its conflict limit leaves a deal "unknown".
 
-pub mod beam;
+pub mod sat;
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -47,17 +46,31 @@ pub enum Action {
 pub enum Verdict {
     Winnable(Vec<Action>),
     Unwinnable,
-    /// The search's node budget ran out and no beam found a win.
+    /// The search's node budget and the SAT solver's conflict limit ran out.
     Unknown,
 }
 
-/// Default search budget per deal (nodes).
-pub const DEFAULT_BUDGET: u64 = 2_000_000;
+/// Default search budget per deal (nodes): about 0.2 s; deals it leaves go to the SAT solver.
+pub const DEFAULT_BUDGET: u64 = 200_000;
 
-/// Default widest beam (positions per draw) per deal.
-pub const DEFAULT_BEAM: usize = 10_000;
-/// The first beam's width; each next one is 10 times wider.
-const BEAM_START: usize = 100;
+/// Default conflict limit of the SAT solver per deal: about 80 s on the development machine
+/// (the hardest 3-stack deal of seed 1's first 1,000 needed about 16 s).
+pub const DEFAULT_CONFLICTS: u32 = 1_000_000;
+
+/// How much the oracle may spend on one deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Nodes of the search before the SAT solver takes over.
+    pub budget: u64,
+    /// Conflicts of the SAT solver; a deal it does not decide within them stays unknown.
+    pub conflicts: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { budget: DEFAULT_BUDGET, conflicts: DEFAULT_CONFLICTS }
+    }
+}
 
 /// The discrepancy limits of the passes; the last is unlimited (deeper than any game).
 const LIMITS: [u8; 9] = [0, 1, 2, 3, 4, 6, 8, 12, UNLIMITED];
@@ -72,10 +85,9 @@ const WITNESS_PLAYERS: [PlannerParams; 2] = [
 ];
 
 /// Decides the deal for `stacks` stacks: first the assignment-plan players play it (a win is
-/// a witness), then the search runs within `budget` nodes (all passes together); if it
-/// decides nothing, beams of growing width up to `beam` look for a win ([`beam`],
-/// [`beam_widths`]).
-pub fn solve(deal: &Deal, stacks: usize, budget: u64, beam: usize) -> Verdict {
+/// a witness), then the search runs within the budget's nodes (all passes together); if it
+/// decides nothing, the SAT solver does, within the conflict limit ([`sat::decide`]).
+pub fn solve(deal: &Deal, stacks: usize, limits: Limits) -> Verdict {
     let players = if stacks <= stack_game::MAX_STACKS { &WITNESS_PLAYERS[..] } else { &[] };
     for params in players {
         if let Ok((game, actions)) = play_traced(deal, stacks, &mut Planner::new(params.clone()), None)
@@ -84,24 +96,10 @@ pub fn solve(deal: &Deal, stacks: usize, budget: u64, beam: usize) -> Verdict {
             return Verdict::Winnable(actions);
         }
     }
-    let verdict = Search::new(&deal.ranks, Position::start(stacks), budget).run();
-    if verdict != Verdict::Unknown {
-        return verdict;
+    match Search::new(&deal.ranks, Position::start(stacks), limits.budget).run() {
+        Verdict::Unknown => sat::decide(&deal.ranks, stacks, limits.conflicts),
+        verdict => verdict,
     }
-    beam_widths(beam)
-        .into_iter()
-        .find_map(|width| beam::find_win(deal, stacks, width))
-        .map_or(Verdict::Unknown, Verdict::Winnable)
-}
-
-/// The beams' widths: 100, 1,000, … below `widest`, then `widest` (none when it is 0).
-fn beam_widths(widest: usize) -> Vec<usize> {
-    let mut widths: Vec<usize> =
-        std::iter::successors(Some(BEAM_START), |w| w.checked_mul(10)).take_while(|&w| w < widest).collect();
-    if widest > 0 {
-        widths.push(widest);
-    }
-    widths
 }
 
 /// With the stock empty: the (stack, foundation) moves that clear every stack, if any do.
@@ -431,7 +429,9 @@ mod tests {
             (0..4).flat_map(|f| (1..=FULL).map(move |k| super::super::rules::target_rank(f, k))).collect(),
         )
         .unwrap();
-        let Verdict::Winnable(w) = solve(&deal, 1, 1000, 0) else { panic!("in-order deal not solved") };
+        let Verdict::Winnable(w) = solve(&deal, 1, Limits { budget: 1000, ..Limits::default() }) else {
+            panic!("in-order deal not solved")
+        };
         assert!(replay(&deal, 1, &w).unwrap().is_won());
     }
 
@@ -459,25 +459,19 @@ mod tests {
 
     #[test]
     fn the_increasing_deal_loses_with_one_stack() {
-        assert_eq!(solve(&increasing_deal(), 1, DEFAULT_BUDGET, DEFAULT_BEAM), Verdict::Unwinnable);
+        assert_eq!(solve(&increasing_deal(), 1, Limits::default()), Verdict::Unwinnable);
     }
 
     #[test]
-    fn a_beam_wins_a_deal_the_search_leaves_undecided() {
+    fn the_sat_solver_decides_a_deal_the_search_leaves_undecided() {
         // Deal 57 of seed 1: both witness players lose it, 20,000 nodes of search decide nothing.
         let deal = Deal::from_seed(1, 57);
-        assert_eq!(solve(&deal, 3, 20_000, 0), Verdict::Unknown);
-        let Verdict::Winnable(w) = solve(&deal, 3, 20_000, 100) else { panic!("the beam of 100 found no win") };
+        let searched = Limits { budget: 20_000, conflicts: 0 };
+        assert_eq!(solve(&deal, 3, searched), Verdict::Unknown);
+        let Verdict::Winnable(w) = solve(&deal, 3, Limits { conflicts: DEFAULT_CONFLICTS, ..searched }) else {
+            panic!("deal 57 is winnable")
+        };
         assert!(replay(&deal, 3, &w).unwrap().is_won());
-    }
-
-    #[test]
-    fn beams_grow_tenfold_to_the_widest() {
-        assert_eq!(beam_widths(0), Vec::<usize>::new());
-        assert_eq!(beam_widths(40), vec![40]);
-        assert_eq!(beam_widths(100), vec![100]);
-        assert_eq!(beam_widths(10_000), vec![100, 1_000, 10_000]);
-        assert_eq!(beam_widths(5_000), vec![100, 1_000, 5_000]);
     }
 
     #[test]
