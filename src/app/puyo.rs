@@ -719,6 +719,8 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         .on_hover_text("asobi: the best K leaves of each first move also count the next, unseen pair (0 = paper)");
     ui.add(egui::Slider::new(&mut p.compile.weight_power, 0.5..=3.0).step_by(0.25).text("weight power"))
         .on_hover_text("asobi: default label weights become 100 (w / 100)^p (1 = paper)");
+    ui.checkbox(&mut p.compile.boundary_sim, "boundary cells in the refinement")
+        .on_hover_text("asobi: a boundary puyo that falls beside a later link must differ from it (off = paper)");
     ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
     ui.checkbox(&mut p.switch_ready, "combined: ...and once the formation fires")
         .on_hover_text("asobi: keep to the templates until the formation's chain can be triggered (off = paper)");

@@ -66,7 +66,7 @@ fn asobi_endless_is_thread_independent() {
 fn build_and_versus_report_the_contract_fields() {
     let build = Build { params: quick_params(), trials: 2, max_moves: 30, colors: 4 };
     let Value::Object(m) = run(&build, 1, Shard::WHOLE) else { unreachable!() };
-    for f in ["trials", "completed", "mean_moves", "median_moves", "over_30_share", "ms_per_move"] {
+    for f in ["trials", "completed", "mean_moves", "median_moves", "over_30_share", "ms_per_move", "mean_fire_moves"] {
         assert!(m.contains_key(f), "{f}");
     }
     let vs = VersusExp {

@@ -39,6 +39,10 @@ pub struct TemplateArgs {
     /// must then differ from a body neighbour only where sharing its color breaks the chain.
     #[arg(long)]
     pub no_boundary_rule: bool,
+    /// asobi: the truth table's link-by-link refinement also moves the boundary cells filled
+    /// before firing, so a boundary puyo falling beside a later link must differ from it.
+    #[arg(long)]
+    pub boundary_sim: bool,
     /// Number of colors (3-5).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=5))]
     pub colors: u8,
@@ -148,6 +152,7 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     params.compile.colors = rules.colors as usize;
     params.compile.weight_rule = rules.weights;
     params.compile.boundary_rule = !rules.no_boundary_rule;
+    params.compile.boundary_sim = rules.boundary_sim;
     params.compile.weight_power = rules.weight_power;
     params.template.chance = rules.chance as usize;
     params.switch_ready = !rules.switch_on_score;

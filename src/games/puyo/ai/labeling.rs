@@ -39,6 +39,12 @@ pub struct CompileOptions {
     /// the constrained labels (1 = the paper; files' explicit weights are kept as written).
     #[serde(default = "paper_weight_power")]
     pub weight_power: f64,
+    /// asobi (spec §9.10): the link-by-link refinement also moves the boundary cells a player
+    /// fills before firing (resting on labeled cells, not above the trigger), so a boundary
+    /// puyo that falls beside a later link must differ from it. Without it a filled boundary
+    /// cell can merge two links: most finished stairs formations then fired 3 links, not 8.
+    #[serde(default)]
+    pub boundary_sim: bool,
 }
 
 fn paper_weight_power() -> f64 {
@@ -47,7 +53,13 @@ fn paper_weight_power() -> f64 {
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { boundary_rule: true, weight_rule: WeightRule::Mean, colors: 4, weight_power: 1.0 }
+        CompileOptions {
+            boundary_rule: true,
+            weight_rule: WeightRule::Mean,
+            colors: 4,
+            weight_power: 1.0,
+            boundary_sim: false,
+        }
     }
 }
 
@@ -162,19 +174,11 @@ pub fn truth_table(grid: &LabelGrid, labels: &Labels, file: &TemplateFile, opts:
             table.differ(a, b);
         }
     }
-    // Refinement: advance the chain link by link (body only); labels that become adjacent
-    // in an intermediate state must differ (e.g. the paper's A vs C).
-    let mut state = grid.clone();
+    // Refinement: advance the chain link by link; labels that become adjacent in an
+    // intermediate state must differ (e.g. the paper's A vs C).
+    let mut state = if opts.boundary_sim { with_fillable_boundary(grid, labels) } else { grid.clone() };
     while !state.pop_step().is_empty() {
-        let mut cells = state.cells;
-        for row in cells.iter_mut() {
-            for cell in row.iter_mut() {
-                if cell.is_some_and(|l| l.is_ascii_lowercase()) {
-                    *cell = None;
-                }
-            }
-        }
-        for (a, b) in adjacent_pairs(&cells) {
+        for (a, b) in adjacent_pairs(&state.cells) {
             table.differ(a, b);
         }
     }
@@ -184,6 +188,27 @@ pub fn truth_table(grid: &LabelGrid, labels: &Labels, file: &TemplateFile, opts:
         }
     }
     table
+}
+
+/// The body plus the boundary cells a player can fill before firing: those resting on
+/// labeled cells down to the floor, except above the trigger (the first link's cells with no
+/// body above them), which fills only when the chain fires.
+fn with_fillable_boundary(grid: &LabelGrid, labels: &Labels) -> LabelGrid {
+    let first = grid.clone().pop_step().first().map(|&(label, _)| label);
+    let mut state = grid.clone();
+    for c in 0..WIDTH {
+        // The highest body cell below the current one, walking up the column.
+        let mut top_body = None;
+        for (r, label) in labels.iter().map(|row| row[c]).enumerate() {
+            match label {
+                Some(l) if l.is_ascii_uppercase() => top_body = Some(l),
+                Some(l) if top_body.is_none() || top_body != first => state.cells[r][c] = Some(l),
+                Some(_) => {}
+                None => break,
+            }
+        }
+    }
+    state
 }
 
 /// Without the boundary rule: would giving boundary label `b` (or `a`) the color of the

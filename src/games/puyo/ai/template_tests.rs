@@ -208,3 +208,42 @@ fn the_chance_ply_takes_a_move_that_completes_the_template() {
         assert!(domino[0].score(domino[0].full_match(&g)) >= params.completion, "{choice:?}\n{g}");
     }
 }
+
+/// How many (boundary cell, colour) pairs of the 8-chain variants the compiled templates accept
+/// yet shorten the chain: a puyo of that colour on a boundary cell that rests on the body (not
+/// on the trigger), then the trigger dropped.
+fn accepted_chain_breakers(opts: &CompileOptions) -> usize {
+    use super::template::Match;
+    let mut breakers = 0;
+    for t in load_group("chains8", opts).unwrap() {
+        let body = colored_body(&t);
+        let trigger = (0..WIDTH).find(|&c| body.height(c) > 0 && t.labels[body.height(c) - 1][c] == Some('A')).unwrap();
+        let trigger_color = body.get(trigger, body.height(trigger) - 1).unwrap();
+        for c in (0..WIDTH).filter(|&c| c != trigger) {
+            let r = body.height(c);
+            if r >= HEIGHT || !t.labels[r][c].is_some_and(|l| l.is_ascii_lowercase()) {
+                continue;
+            }
+            for k in 0..4 {
+                let mut f = body;
+                f.set(c, r, Some(Puyo::color(k)));
+                if t.full_match(&f) == Match::Conflict {
+                    continue;
+                }
+                f.set(trigger, body.height(trigger) - 1, None);
+                assert!(f.drop_puyo(trigger, trigger_color));
+                if f.resolve().links != 8 {
+                    breakers += 1;
+                }
+            }
+        }
+    }
+    breakers
+}
+
+#[test]
+fn with_the_boundary_refinement_accepted_boundary_puyos_keep_the_chain() {
+    // Without it a puyo on column 3 above link C falls beside link D and pops with it.
+    assert!(accepted_chain_breakers(&CompileOptions::default()) > 0);
+    assert_eq!(accepted_chain_breakers(&CompileOptions { boundary_sim: true, ..CompileOptions::default() }), 0);
+}
