@@ -14,7 +14,7 @@ use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab}
 use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, side_panel, spawn_text};
 use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
-use crate::games::puyo::ai::labeling::compile;
+use crate::games::puyo::ai::labeling::{WeightRule, compile};
 use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp};
@@ -719,6 +719,15 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         .on_hover_text("asobi: the best K leaves of each first move also count the next, unseen pair (0 = paper)");
     ui.add(egui::Slider::new(&mut p.compile.weight_power, 0.5..=3.0).step_by(0.25).text("weight power"))
         .on_hover_text("asobi: default label weights become 100 (w / 100)^p (1 = paper)");
+    egui::ComboBox::from_label("matrix weights")
+        .selected_text(format!("{:?}", p.compile.weight_rule))
+        .show_ui(ui, |ui| {
+            for w in [WeightRule::Mean, WeightRule::Min] {
+                ui.selectable_value(&mut p.compile.weight_rule, w, format!("{w:?}"));
+            }
+        })
+        .response
+        .on_hover_text("a relation's weight from its two labels' weights: their mean (paper) or the smaller");
     ui.checkbox(&mut p.compile.boundary_sim, "boundary cells in the refinement")
         .on_hover_text("asobi: a boundary puyo that falls beside a later link must differ from it (off = paper)");
     ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
