@@ -19,7 +19,9 @@ use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp};
 use crate::games::puyo::level::TemplateFile;
-use crate::games::puyo::rules::{Bits, Field, HEIGHT, Outcome, Pair, Placement, Puyo, Rotation, Versus, WIDTH};
+use crate::games::puyo::rules::{
+    Bits, Field, GarbageRule, HEIGHT, Outcome, Pair, Placement, Puyo, Rotation, Versus, WIDTH,
+};
 use crate::lab::rng::GameRng;
 use crate::lab::stats::HeadToHead;
 
@@ -78,6 +80,7 @@ struct Settings {
     seats: [Seat; 2],
     seed: u64,
     colors: usize,
+    garbage: GarbageRule,
     /// Ticks per second.
     speed: f32,
     paused: bool,
@@ -128,7 +131,7 @@ impl PuyoGame {
     fn new(settings: Settings) -> Self {
         let mut rng = GameRng::seed_from_u64(settings.seed);
         let pairs = crate::games::puyo::rules::pair_sequence(&mut rng, settings.colors, SEQUENCE_LEN);
-        let mut game = Versus::new(pairs);
+        let mut game = Versus::new(pairs, settings.garbage);
         if !settings.versus {
             // Endless: the second side never plays.
             game.sides[1].dead = true;
@@ -211,6 +214,7 @@ fn default_settings(demo: bool) -> Settings {
         },
         seed: 1,
         colors: 4,
+        garbage: GarbageRule::default(),
         speed: 6.0,
         paused: false,
         params: AiParams::default(),
@@ -423,8 +427,9 @@ fn request_ai_decision(game: &mut PuyoGame, i: usize) {
     let pairs: Vec<Pair> = (0..3).map(|k| game.game.pair(i, k)).collect();
     let pending = side.incoming();
     let opponent = game.settings.versus.then(|| game.game.sides[1 - i].field);
+    let garbage = game.game.rule;
     game.jobs[i].start(move || {
-        player.decide(&Observation { field: &field, pairs: &pairs, pending, opponent: opponent.as_ref() })
+        player.decide(&Observation { field: &field, pairs: &pairs, pending, opponent: opponent.as_ref(), garbage })
     });
 }
 
@@ -667,6 +672,13 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         ui.label("colors");
         ui.add(egui::DragValue::new(&mut s.colors).range(3..=5));
     });
+    if s.versus {
+        ui.horizontal(|ui| {
+            ui.label("garbage");
+            ui.radio_value(&mut s.garbage, GarbageRule::Paper, "paper's attack").on_hover_text("formula 6.1");
+            ui.radio_value(&mut s.garbage, GarbageRule::Tsu, "Tsu score / 70");
+        });
+    }
     if ui.button("New game").clicked() {
         let settings = game.settings.clone();
         for job in &mut game.jobs {
@@ -869,6 +881,7 @@ fn register_lab_entries(app: &mut App) {
                     params: AiParams::default(),
                     games: size,
                     max_ticks: 3000,
+                    garbage: GarbageRule::default(),
                     colors: 4,
                 };
                 run_for_lab(&exp, seed, progress, |records| {

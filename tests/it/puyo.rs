@@ -4,6 +4,7 @@
 use asobi::games::puyo::ai::template::load_group;
 use asobi::games::puyo::ai::{AiKind, AiParams, labeling::CompileOptions};
 use asobi::games::puyo::experiment::{Build, Endless, VersusExp};
+use asobi::games::puyo::rules::GarbageRule;
 use asobi::games::puyo::{MERGERS, benches, cli};
 use asobi::lab::runner::{Experiment, Shard, merge, result_json, run_records};
 use serde_json::{Map, Value};
@@ -75,6 +76,7 @@ fn build_and_versus_report_the_contract_fields() {
         params: quick_params(),
         games: 2,
         max_ticks: 300,
+        garbage: GarbageRule::Tsu,
         colors: 4,
     };
     let Value::Object(m) = run(&vs, 1, Shard::WHOLE) else { unreachable!() };
@@ -98,6 +100,9 @@ fn bad_group_is_an_error_not_a_panic() {
     assert!(err.contains("nope"), "{err}");
     assert!(Top::try_parse_from(["puyo", "build", "--depth", "4"]).is_err());
     assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "9"]).is_err());
+    assert!(
+        Top::try_parse_from(["puyo", "versus", "--p1", "potential", "--p2", "asobi", "--garbage", "nope"]).is_err()
+    );
     assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "x"]).is_err());
     assert!(Top::try_parse_from(["puyo", "endless", "--chance", "65"]).is_err());
     assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "2", "--chance", "4"]).is_ok());

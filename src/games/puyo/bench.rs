@@ -78,7 +78,7 @@ fn builder_positions() -> &'static [(Field, Vec<Pair>)] {
             if m % 8 == 7 {
                 positions.push((field, known.clone()));
             }
-            let obs = Observation { field: &field, pairs: &known, pending: 0, opponent: None };
+            let obs = Observation::alone(&field, &known);
             match builder::decide(&BuilderParams::default(), &obs, 4) {
                 Some(c) if !c.fires => {
                     field.play(pairs[m], c.placement);
@@ -93,6 +93,6 @@ fn builder_positions() -> &'static [(Field, Vec<Pair>)] {
 fn builder_decision(seed: u64) -> u64 {
     let positions = builder_positions();
     let (field, pairs) = &positions[seed as usize % positions.len()];
-    let _ = builder::decide(&BuilderParams::default(), &Observation { field, pairs, pending: 0, opponent: None }, 4);
+    let _ = builder::decide(&BuilderParams::default(), &Observation::alone(field, pairs), 4);
     1
 }

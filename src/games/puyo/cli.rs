@@ -11,6 +11,7 @@ use super::ai::template_search::Select;
 use super::ai::{AiKind, AiParams};
 use super::experiment::{Build, Endless, VersusExp};
 use super::generate::{Style, variants};
+use super::rules::GarbageRule;
 use crate::lab::runner::{BatchOptions, run_cli, write_atomic};
 
 #[derive(Debug, Subcommand)]
@@ -118,6 +119,9 @@ pub struct VersusArgs {
     /// Ticks after which a game is a draw.
     #[arg(long, default_value_t = 3000)]
     pub max_ticks: u32,
+    /// Garbage a chain sends: the paper's attack formula 6.1, or the Tsu score / 70.
+    #[arg(long, value_enum, default_value_t = GarbageRule::Paper)]
+    pub garbage: GarbageRule,
     #[command(flatten)]
     pub rules: TemplateArgs,
     #[command(flatten)]
@@ -183,6 +187,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 params,
                 games: a.games,
                 max_ticks: a.max_ticks,
+                garbage: a.garbage,
                 colors: a.rules.colors as usize,
             };
             run_cli(&exp, &a.batch)?;

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::ai::template_search::best_template;
 use super::ai::{AiKind, AiParams, Observation, Player, PuyoAi, fires_chain};
-use super::rules::{Chain, Field, Outcome, Pair, Placement, Versus, pair_sequence};
+use super::rules::{Chain, Field, GarbageRule, Outcome, Pair, Placement, Versus, pair_sequence};
 use crate::lab::rng::sub_rng;
 use crate::lab::runner::{Experiment, MergeFn, merge};
 use crate::lab::stats::{HeadToHead, mean, median};
@@ -73,7 +73,7 @@ impl Experiment for Build {
         let mut rec = BuildRecord { completed: false, moves: self.max_moves, ms: 0.0, fires: false, fire_moves: 0 };
         let mut played = 0;
         for m in 0..self.max_moves as usize {
-            let obs = Observation { field: &field, pairs: &pairs[m..m + KNOWN], pending: 0, opponent: None };
+            let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
             let Some(d) = ai.decide(&obs) else { break };
             let (formation, _) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
                 s >= self.params.template.completion
@@ -189,7 +189,7 @@ impl Experiment for Endless {
             EndlessRecord { chain: 0, attack: 0, fire_move: 0, moves: 0, ms: 0.0, formation_move: 0, ready_move: 0 };
         let uses_templates = matches!(self.ai, AiKind::Template | AiKind::Combined);
         for m in 0..self.max_moves as usize {
-            let obs = Observation { field: &field, pairs: &pairs[m..m + KNOWN], pending: 0, opponent: None };
+            let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
             let Some(d) = ai.decide(&obs) else { break };
             let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
                 uses_templates && s > self.params.switch
@@ -243,6 +243,8 @@ pub struct VersusExp {
     pub games: u64,
     /// Ticks after which a game is a draw.
     pub max_ticks: u32,
+    #[serde(default)]
+    pub garbage: GarbageRule,
     pub colors: usize,
 }
 
@@ -264,7 +266,7 @@ impl Experiment for VersusExp {
 
     fn play(&self, seed: u64, index: u64) -> VersusRecord {
         let ais = [player(self.p1, &self.params), player(self.p2, &self.params)];
-        let mut game = Versus::new(pairs_for(seed, index, self.colors, 1024));
+        let mut game = Versus::new(pairs_for(seed, index, self.colors, 1024), self.garbage);
         let mut rng = sub_rng(seed, index, GARBAGE);
         let start = Instant::now();
         let mut moves = 0;
@@ -280,6 +282,7 @@ impl Experiment for VersusExp {
                     pairs: &known,
                     pending: side.incoming(),
                     opponent: Some(&game.sides[1 - i].field),
+                    garbage: self.garbage,
                 };
                 let d = if side.field.is_dead() { None } else { ais[i].decide(&obs) };
                 chosen.push((i, d.map(|d| d.placement)));

@@ -398,7 +398,7 @@ mod tests {
     fn fires_once_the_current_pair_reaches_the_goal() {
         let f = three_chain();
         let pairs = [Pair::new(Red, Blue), Pair::new(Blue, Blue), Pair::new(Blue, Blue)];
-        let obs = Observation { field: &f, pairs: &pairs, pending: 0, opponent: None };
+        let obs = Observation::alone(&f, &pairs);
         let params = BuilderParams { goal: 3, ..BuilderParams::default() };
         let c = decide(&params, &obs, 4).unwrap();
         let mut after = f;

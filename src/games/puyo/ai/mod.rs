@@ -18,7 +18,7 @@ use self::labeling::TemplateError;
 use self::potential::PotentialParams;
 use self::template::{Template, load_group};
 use self::template_search::{TemplateParams, best_template, search};
-use super::rules::{Field, Pair, Placement};
+use super::rules::{Field, GarbageRule, Pair, Placement};
 
 /// What a player may see when deciding.
 #[derive(Clone, Copy, Debug)]
@@ -30,6 +30,15 @@ pub struct Observation<'a> {
     pub pending: u32,
     /// The opponent's field (versus).
     pub opponent: Option<&'a Field>,
+    /// How chains turn into garbage (versus).
+    pub garbage: GarbageRule,
+}
+
+impl<'a> Observation<'a> {
+    /// A single-player position: no opponent, nothing pending.
+    pub fn alone(field: &'a Field, pairs: &'a [Pair]) -> Self {
+        Observation { field, pairs, pending: 0, opponent: None, garbage: GarbageRule::default() }
+    }
 }
 
 /// A move, whether it is meant as the firing of the player's chain, and why it was chosen.

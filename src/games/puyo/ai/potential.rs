@@ -9,7 +9,7 @@
 //! least a row of garbage is pending and the chain cancels half of it; (d) plays a pop of at
 //! most 2 links as a building move when it makes more attack reachable than any non-popping
 //! move (in single-player games such a pop is not the game's fired chain). A
-//! sequence's garbage uses the Tsu score (/70), the potential uses the paper's attack.
+//! sequence's garbage follows the game's garbage rule, the potential uses the paper's attack.
 
 use serde::{Deserialize, Serialize};
 
@@ -133,7 +133,7 @@ fn continuation(params: &PotentialParams, field: &Field, pairs: &[Pair]) -> f64 
     best
 }
 
-/// Garbage (Tsu score / 70) that fills the opponent's column 3 up to row 12.
+/// Garbage that fills the opponent's column 3 up to row 12.
 fn kill_garbage(opponent: &Field) -> u32 {
     6 * (VISIBLE_HEIGHT - opponent.height(2).min(VISIBLE_HEIGHT)) as u32
 }
@@ -176,7 +176,7 @@ pub fn decide_keeping(
             continue;
         }
         if chain.links > 0 {
-            let key = (chain.attack(), chain.score / 70);
+            let key = (chain.attack(), obs.garbage.garbage(&chain));
             if fire.is_none_or(|(a, _, _, _)| key.0 > a) {
                 fire = Some((key.0, key.1, chain.links, p));
             }

@@ -143,7 +143,7 @@ fn combined_player_builds_without_breaking_its_formation() {
     let mut rng = GameRng::seed_from_u64(5);
     for _ in 0..16 {
         let pairs = pair_sequence(&mut rng, 4, 3);
-        let d = player.decide(&Observation { field: &f, pairs: &pairs, pending: 0, opponent: None }).unwrap();
+        let d = player.decide(&Observation::alone(&f, &pairs)).unwrap();
         if !d.fires {
             let mut g = f;
             g.play(pairs[0], d.placement);

@@ -38,7 +38,7 @@ fn ais_never_return_illegal_moves() {
             continue;
         }
         let pairs = pair_sequence(&mut rng, 4, 3);
-        let obs = Observation { field: &f, pairs: &pairs, pending: 0, opponent: None };
+        let obs = Observation::alone(&f, &pairs);
         for p in &players {
             let d = p.decide(&obs).expect("a live field has a legal move");
             assert!(f.can_place(d.placement), "{:?} {d:?}\n{f}", p.kind);
@@ -55,7 +55,7 @@ fn potential_pops_blocking_puyos_to_open_a_chain() {
     let field =
         Field::from_ascii("..R...\n..G...\n..G...\n..B...\n..B...\n..R...\n..R...\nG.GR..\nGRBB..\nYYRY..").unwrap();
     let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Yellow, child: Blue }];
-    let obs = Observation { field: &field, pairs: &pairs, pending: 0, opponent: None };
+    let obs = Observation::alone(&field, &pairs);
     let params = potential::PotentialParams { depth: 2, ..Default::default() };
     let c = potential::decide(&params, &obs).unwrap();
     let mut after = field;
@@ -69,7 +69,7 @@ fn decide_over_three_reds(keep: impl Fn(&Field) -> bool, ready: u32) -> potentia
     use crate::games::puyo::rules::Puyo::{Blue, Red};
     let field = Field::from_ascii("RRR...").unwrap();
     let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Blue, child: Blue }];
-    let obs = Observation { field: &field, pairs: &pairs, pending: 0, opponent: None };
+    let obs = Observation::alone(&field, &pairs);
     let params = potential::PotentialParams { depth: 2, ..Default::default() };
     potential::decide_keeping(&params, &obs, keep, ready).unwrap()
 }
@@ -96,7 +96,7 @@ fn the_combined_player_switches_once_its_formation_fires() {
     let pairs = pair_sequence(&mut crate::lab::rng::sub_rng(1, 15, 1), 4, 63);
     let mut field = Field::new();
     for m in 0..60 {
-        let obs = Observation { field: &field, pairs: &pairs[m..m + 3], pending: 0, opponent: None };
+        let obs = Observation::alone(&field, &pairs[m..m + 3]);
         let d = asobi.decide(&obs).unwrap();
         let switched = |d: &Decision| d.why.starts_with("potential over");
         if best_template(asobi.templates(), &field).is_some_and(|(t, s)| s > 0.9 && !asobi.formation_ready(&field, t)) {

@@ -18,7 +18,8 @@
 //! - [`Link`]: one chain link: `index` (1-based), `popped[color]`, `garbage`, `cells`,
 //!   `cleared`, `groups()` as (color, size), `puyos()`, `colors()`, `tsu_score()`.
 //! - [`Chain`]: totals: `links`, `popped`, `garbage`, `score` (Tsu), `attack()` (paper 6.1).
-//! - [`Versus`]: two [`Side`]s on one pair sequence with the tick model, garbage offsetting.
+//! - [`Versus`]: two [`Side`]s on one pair sequence with the tick model, garbage offsetting,
+//!   garbage sent by a [`GarbageRule`] (`Paper` attack formula, default; `Tsu` score / 70).
 //!
 //! Decisions (spec §9): garbage and hard garbage are cleared only in rows 1-12; garbage that
 //! does not fit in 13 rows is discarded; c_i of the attack formula counts colored puyos only.
@@ -35,7 +36,7 @@ pub use chain::{CHAIN_POWER, COLOR_BONUS, Chain, Link, MAX_GROUPS, group_bonus};
 pub use field::{Field, FieldError, MAX_GARBAGE_DROP};
 pub use placement::{Placement, Rotation};
 pub use puyo::{KINDS, MAX_COLORS, Pair, Puyo, pair_sequence};
-pub use versus::{InFlight, Outcome, Side, Versus};
+pub use versus::{GarbageRule, InFlight, Outcome, Side, Versus};
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 //! Versus play with the spec's tick model (§2 "Versus time model"): placing costs 1 tick,
-//! each chain link 1 more; Tsu score sends ⌊score/70⌋ garbage (remainder carried), which first
+//! each chain link 1 more; a chain sends garbage by the game's [`GarbageRule`] (the paper's
+//! attack, or the Tsu score / 70 with the remainder carried), which first
 //! offsets the sender's own pending and in-flight garbage; the rest becomes droppable on the
 //! target when the sender's chain has finished and falls (≤ 30 at once) right before the
 //! target's next placement. Both players decide on the state at the start of a tick, then
@@ -7,9 +8,36 @@
 
 use rand::Rng;
 
+use super::chain::Chain;
 use super::field::Field;
 use super::placement::Placement;
 use super::puyo::Pair;
+
+/// How many garbage puyos a chain sends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+pub enum GarbageRule {
+    /// The paper's attack (formula 6.1, spec §2 default): the paper measures attack as the
+    /// garbage puyos that fall.
+    #[default]
+    Paper,
+    /// Official Tsu scoring: ⌊(score + carry) / 70⌋, the remainder carried to the next chain.
+    Tsu,
+}
+
+impl GarbageRule {
+    /// Garbage sent by `chain` given the score `carry` left from earlier chains, and the new carry.
+    pub fn send(self, chain: &Chain, carry: u32) -> (u32, u32) {
+        match self {
+            GarbageRule::Paper => (chain.attack(), carry),
+            GarbageRule::Tsu => ((chain.score + carry) / 70, (chain.score + carry) % 70),
+        }
+    }
+
+    /// Garbage `chain` sends with no carry (what a player's search estimates).
+    pub fn garbage(self, chain: &Chain) -> u32 {
+        self.send(chain, 0).0
+    }
+}
 
 /// Garbage on its way: amount and the tick from which it may fall.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +57,7 @@ pub struct Side {
     /// Garbage that falls before the next placement.
     pub pending: u32,
     pub in_flight: Vec<InFlight>,
-    /// Score remainder below 70 carried to the next scoring.
+    /// Tsu score remainder below 70 carried to the next scoring.
     pub carry: u32,
     pub dead: bool,
     pub moves: u32,
@@ -71,11 +99,12 @@ pub struct Versus {
     pub sides: [Side; 2],
     pub pairs: Vec<Pair>,
     pub tick: u32,
+    pub rule: GarbageRule,
 }
 
 impl Versus {
-    pub fn new(pairs: Vec<Pair>) -> Versus {
-        Versus { sides: [Side::default(), Side::default()], pairs, tick: 0 }
+    pub fn new(pairs: Vec<Pair>, rule: GarbageRule) -> Versus {
+        Versus { sides: [Side::default(), Side::default()], pairs, tick: 0, rule }
     }
 
     /// The sides that act this tick.
@@ -110,9 +139,9 @@ impl Versus {
         if side.field.is_dead() {
             side.dead = true;
         }
-        let total = chain.score + side.carry;
-        side.carry = total % 70;
-        let sent = side.offset(total / 70);
+        let (garbage, carry) = self.rule.send(&chain, side.carry);
+        side.carry = carry;
+        let sent = side.offset(garbage);
         if sent > 0 {
             self.sides[1 - i].in_flight.push(InFlight { amount: sent, from_tick: tick + 1 + chain.links });
         }
@@ -142,7 +171,7 @@ mod tests {
 
     #[test]
     fn garbage_offsets_then_travels_after_the_chain() {
-        let mut g = Versus::new(vec![Pair::new(Puyo::Red, Puyo::Red)]);
+        let mut g = Versus::new(vec![Pair::new(Puyo::Red, Puyo::Red)], GarbageRule::Tsu);
         g.sides[0].field = Field::from_ascii("RR....").unwrap();
         g.sides[0].pending = 1;
         g.apply(0, Some(Placement { col: 2, rot: Rotation::Right }));
@@ -154,5 +183,15 @@ mod tests {
         // 40 + 40 = 80: one garbage, which cancels the pending one.
         assert_eq!((g.sides[0].carry, g.sides[0].pending), (10, 0));
         assert!(g.sides[1].in_flight.is_empty());
+    }
+
+    #[test]
+    fn the_papers_rule_sends_the_attack() {
+        let mut g = Versus::new(vec![Pair::new(Puyo::Red, Puyo::Red)], GarbageRule::Paper);
+        // Two reds beside two placed: one link of 4, attack 3·1·0 + 1·0 = 0; a link of 5 sends 1.
+        g.sides[0].field = Field::from_ascii("RRR...").unwrap();
+        g.apply(0, Some(Placement { col: 3, rot: Rotation::Right }));
+        assert_eq!(g.sides[1].in_flight, vec![InFlight { amount: 1, from_tick: 2 }]);
+        assert_eq!(g.sides[0].carry, 0);
     }
 }
