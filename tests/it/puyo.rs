@@ -80,7 +80,9 @@ fn build_and_versus_report_the_contract_fields() {
         colors: 4,
     };
     let Value::Object(m) = run(&vs, 1, Shard::WHOLE) else { unreachable!() };
-    for f in ["games", "p1_wins", "p2_wins", "draws", "p1_win_rate", "ci95", "chi2", "elo_diff"] {
+    for f in
+        ["games", "p1_wins", "p2_wins", "draws", "p1_win_rate", "ci95", "chi2", "elo_diff", "won_by_first_attacker"]
+    {
         assert!(m.contains_key(f), "{f}");
     }
     assert_eq!(m["games"], 2);

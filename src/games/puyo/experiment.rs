@@ -254,7 +254,24 @@ pub struct VersusRecord {
     pub outcome: Outcome,
     pub ticks: u32,
     pub ms: f64,
+    /// Per side, its first chain of at least [`ATTACK_LINKS`] links (who attacks first, and
+    /// with what, decides most games).
+    #[serde(default)]
+    pub first_attack: [Option<Attack>; 2],
 }
+
+/// A chain fired in a versus game.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Attack {
+    pub tick: u32,
+    /// The side's move that fired it.
+    pub moves: u32,
+    pub links: u32,
+}
+
+/// The shortest chain counted as an attack in [`VersusRecord::first_attack`] (a 1-link pop
+/// is building or clearing).
+const ATTACK_LINKS: u32 = 2;
 
 impl Experiment for VersusExp {
     const NAME: &'static str = "puyo.versus";
@@ -270,6 +287,7 @@ impl Experiment for VersusExp {
         let mut rng = sub_rng(seed, index, GARBAGE);
         let start = Instant::now();
         let mut moves = 0;
+        let mut first_attack = [None, None];
         let outcome = loop {
             let acting: Vec<usize> = game.to_move().collect();
             let mut chosen = Vec::new();
@@ -288,8 +306,12 @@ impl Experiment for VersusExp {
                 chosen.push((i, d.map(|d| d.placement)));
             }
             for (i, p) in chosen {
-                game.apply(i, p);
+                let tick = game.tick;
+                let chain = game.apply(i, p);
                 moves += 1;
+                if let Some(c) = chain.filter(|c| c.links >= ATTACK_LINKS) {
+                    first_attack[i].get_or_insert(Attack { tick, moves: game.sides[i].moves, links: c.links });
+                }
             }
             if let Some(o) = game.end_tick() {
                 break o;
@@ -298,7 +320,7 @@ impl Experiment for VersusExp {
                 break Outcome::Draw;
             }
         };
-        VersusRecord { outcome, ticks: game.tick, ms: ms_per(start, moves) }
+        VersusRecord { outcome, ticks: game.tick, ms: ms_per(start, moves), first_attack }
     }
 
     fn summarize(&self, records: &[VersusRecord]) -> Map<String, Value> {
@@ -314,6 +336,21 @@ impl Experiment for VersusExp {
         m.insert("chi2".into(), json!(h.chi2));
         m.insert("elo_diff".into(), json!(h.elo_diff));
         m.insert("ms_per_move".into(), json!(mean(&records.iter().map(|r| r.ms).collect::<Vec<_>>())));
+        for (side, name) in ["p1", "p2"].iter().enumerate() {
+            let attacks: Vec<Attack> = records.iter().filter_map(|r| r.first_attack[side]).collect();
+            let moves: Vec<f64> = attacks.iter().map(|a| a.moves as f64).collect();
+            let links: Vec<f64> = attacks.iter().map(|a| a.links as f64).collect();
+            m.insert(format!("{name}_first_attack_move"), json!(mean(&moves)));
+            m.insert(format!("{name}_first_attack_links"), json!(mean(&links)));
+        }
+        // Whether side `s` attacked strictly before the other (or alone).
+        let attacked_first = |r: &VersusRecord, s: usize| match (r.first_attack[s], r.first_attack[1 - s]) {
+            (Some(a), Some(b)) => a.tick < b.tick,
+            (a, b) => a.is_some() && b.is_none(),
+        };
+        let won_by_first =
+            records.iter().filter(|r| matches!(r.outcome, Outcome::Win(w) if attacked_first(r, w))).count();
+        m.insert("won_by_first_attacker".into(), json!(won_by_first as f64 / records.len().max(1) as f64));
         m
     }
 }
@@ -321,3 +358,41 @@ impl Experiment for VersusExp {
 /// Mergers of the batch experiments, for `asobi merge`.
 pub const MERGERS: &[(&str, MergeFn)] =
     &[(Build::NAME, merge::<Build>), (Endless::NAME, merge::<Endless>), (VersusExp::NAME, merge::<VersusExp>)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(winner: usize, first_attack: [Option<(u32, u32)>; 2]) -> VersusRecord {
+        let attack = |a: Option<(u32, u32)>| a.map(|(tick, links)| Attack { tick, moves: tick, links });
+        VersusRecord {
+            outcome: Outcome::Win(winner),
+            ticks: 50,
+            ms: 1.0,
+            first_attack: [attack(first_attack[0]), attack(first_attack[1])],
+        }
+    }
+
+    #[test]
+    fn versus_summary_reports_who_attacked_first() {
+        let exp = VersusExp {
+            p1: AiKind::Potential,
+            p2: AiKind::Combined,
+            params: AiParams::default(),
+            games: 4,
+            max_ticks: 100,
+            garbage: GarbageRule::Paper,
+            colors: 4,
+        };
+        let records = [
+            record(0, [Some((10, 4)), Some((20, 8))]), // p1 first, p1 won
+            record(1, [Some((10, 4)), Some((20, 8))]), // p1 first, p2 won
+            record(1, [None, Some((30, 6))]),          // p2 alone, p2 won
+            record(0, [Some((15, 2)), Some((15, 3))]), // same tick: nobody first
+        ];
+        let m = exp.summarize(&records);
+        assert_eq!(m["won_by_first_attacker"], json!(0.5));
+        assert_eq!(m["p1_first_attack_links"], json!((4.0 + 4.0 + 2.0) / 3.0));
+        assert_eq!(m["p2_first_attack_move"], json!((20.0 + 20.0 + 30.0 + 15.0) / 4.0));
+    }
+}

@@ -123,14 +123,15 @@ impl Versus {
         side.pending -= dropped;
     }
 
-    /// Applies side `i`'s placement of its current pair (illegal or missing = it loses).
-    pub fn apply(&mut self, i: usize, placement: Option<Placement>) {
+    /// Applies side `i`'s placement of its current pair (illegal or missing = it loses);
+    /// returns the chain it set off.
+    pub fn apply(&mut self, i: usize, placement: Option<Placement>) -> Option<Chain> {
         let pair = self.pair(i, 0);
         let tick = self.tick;
         let side = &mut self.sides[i];
         let Some(chain) = placement.and_then(|p| side.field.play(pair, p)) else {
             side.dead = true;
-            return;
+            return None;
         };
         side.next += 1;
         side.moves += 1;
@@ -145,6 +146,7 @@ impl Versus {
         if sent > 0 {
             self.sides[1 - i].in_flight.push(InFlight { amount: sent, from_tick: tick + 1 + chain.links });
         }
+        Some(chain)
     }
 
     /// The pair `ahead` places after side `i`'s current one (the sequence repeats if short).
