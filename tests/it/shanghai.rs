@@ -85,12 +85,19 @@ fn blunder_search_keeps_the_games_and_names_a_cause_for_each_loss() {
                 assert!(!r.solved && cause != Blunder::Dealt && (left > 0 || cause == Blunder::Unproven))
             }
         }
+        // A safe move's lead is measured for searched blunders only; the chosen move had the
+        // best mean value (ties aside), so it leads by at least 0.
+        if let Some(lead) = r.safe_lead {
+            assert!(matches!(r.blunder, Some((Blunder::Search, _))) && lead >= -1e-9, "{r:?}");
+        }
     }
     let v = result_json(&traced, 5, Shard::WHOLE, &b);
     let lost = b.records.iter().filter(|r| !r.solved).count() as u64;
     let counted: u64 =
         ["certain", "guess", "search", "dealt", "unproven"].iter().map(|k| v["blunders"][k].as_u64().unwrap()).sum();
     assert_eq!(counted, lost, "{v}");
+    let with_safe = b.records.iter().filter(|r| r.safe_lead.is_some()).count() as u64;
+    assert_eq!(v["blunders"]["search_with_safe_move"].as_u64(), Some(with_safe), "{v}");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use super::ai::{Player, PlayerParams, VirtualPlayer, is_guess, play_out};
 use super::generator::{DealSource, deal};
 use super::layout::Layout;
 use super::level::LayoutFile;
-use super::rules::{Game, Kind};
+use super::rules::{Game, Kind, Move};
 use crate::lab::rng::{GameRng, sub_rng};
 use crate::lab::runner::{Experiment, MergeFn, merge};
 use crate::lab::stats::{mean, median, wilson95};
@@ -81,6 +81,10 @@ pub struct EvalRecord {
     /// With [`Eval::blunders`], for a lost game: why it was lost and the tiles left then.
     #[serde(default)]
     pub blunder: Option<(Blunder, u32)>,
+    /// For a searched blunder: how far the chosen move's mean value led the best-valued move
+    /// that kept the real deal solvable (`None`: every move lost it).
+    #[serde(default)]
+    pub safe_lead: Option<f64>,
 }
 
 /// What lost a game: the kind of decision after which the peeking solver proves the real
@@ -104,12 +108,14 @@ pub const BLUNDER_NODES: u64 = 2_000_000;
 
 /// Plays `game` to its end like [`play_out`] (the same decisions), checking after each move
 /// whether the real deal is still solvable; returns whether it was cleared and, if not, the
-/// blunder with the tiles left after it.
-fn play_finding_blunder(game: &mut Game, player: &VirtualPlayer, rng: &mut GameRng) -> (bool, Option<(Blunder, u32)>) {
+/// blunder with the tiles left after it and, for a searched one, the lead of the chosen move
+/// over the best-valued move that kept the deal solvable.
+fn play_finding_blunder(game: &mut Game, player: &VirtualPlayer, rng: &mut GameRng) -> EvalRecord {
     let lost = |game: &Game| {
         Solver::new(&game.layout, &game.kinds).solve_within(game.present, BLUNDER_NODES) == Verdict::Unsolvable
     };
     let mut blunder = lost(game).then_some((Blunder::Dealt, game.present.len() as u32));
+    let mut safe_lead = None;
     loop {
         let obs = game.observation();
         let Some(d) = player.decide(&obs, rng) else { break };
@@ -118,13 +124,22 @@ fn play_finding_blunder(game: &mut Game, player: &VirtualPlayer, rng: &mut GameR
             None if is_guess(&obs, &obs.layout.free_tiles(&obs.present), d.mv) => Blunder::Guess,
             None => Blunder::Search,
         };
+        let before = game.clone();
         game.play(d.mv).expect("players choose legal moves");
         if blunder.is_none() && lost(game) {
             blunder = Some((cause, game.present.len() as u32));
+            let chosen = d.values.iter().find(|(m, _)| *m == d.mv).map_or(0.0, |v| v.1);
+            let safe = |&&(m, _): &&(Move, f64)| {
+                let mut g = before.clone();
+                g.play(m).is_ok() && !lost(&g)
+            };
+            let best_safe = d.values.iter().filter(|(m, _)| *m != d.mv).filter(safe).map(|v| v.1).reduce(f64::max);
+            safe_lead = best_safe.filter(|_| cause == Blunder::Search).map(|v| chosen - v);
         }
     }
-    let won = game.is_won();
-    (won, if won { None } else { blunder.or(Some((Blunder::Unproven, 0))) })
+    let solved = game.is_won();
+    let blunder = if solved { None } else { blunder.or(Some((Blunder::Unproven, 0))) };
+    EvalRecord { solved, ms: 0.0, blunder, safe_lead }
 }
 
 impl Experiment for Eval {
@@ -139,12 +154,12 @@ impl Experiment for Eval {
         let mut game = Game::new(layout.clone(), self.deals.get(layout, seed, index / self.plays));
         let player = VirtualPlayer { params: self.player };
         let mut rng = sub_rng(seed, index, PLAY_STREAM);
-        let (solved, blunder) = if self.blunders {
+        let record = if self.blunders {
             play_finding_blunder(&mut game, &player, &mut rng)
         } else {
-            (play_out(&mut game, &player, &mut rng), None)
+            EvalRecord { solved: play_out(&mut game, &player, &mut rng), ms: 0.0, blunder: None, safe_lead: None }
         };
-        EvalRecord { solved, ms: ms(start), blunder }
+        EvalRecord { ms: ms(start), ..record }
     }
     fn summarize(&self, records: &[EvalRecord]) -> Map<String, Value> {
         let solved = records.iter().filter(|r| r.solved).count() as u64;
@@ -163,9 +178,12 @@ impl Experiment for Eval {
     }
 }
 
-/// Lost games by the decision that lost them, and the mean tiles left after it.
+/// Lost games by the decision that lost them, the mean tiles left after it, and how many
+/// searched blunders had a move that kept the deal solvable, with the chosen move's mean lead
+/// in value over the best such move.
 fn blunder_summary(records: &[EvalRecord]) -> Value {
     let found: Vec<(Blunder, u32)> = records.iter().filter_map(|r| r.blunder).collect();
+    let leads: Vec<f64> = records.iter().filter_map(|r| r.safe_lead).collect();
     let count = |f: fn(&Blunder) -> bool| found.iter().filter(|(b, _)| f(b)).count();
     let left: Vec<f64> = found
         .iter()
@@ -180,6 +198,8 @@ fn blunder_summary(records: &[EvalRecord]) -> Value {
         "dealt": count(|b| *b == Blunder::Dealt),
         "unproven": count(|b| *b == Blunder::Unproven),
         "mean_tiles_left": mean(&left),
+        "search_with_safe_move": leads.len(),
+        "mean_lead_over_safe_move": mean(&leads),
     })
 }
 
