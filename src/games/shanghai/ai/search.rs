@@ -119,26 +119,8 @@ impl<'a> Search<'a> {
 
     /// The value of each of `moves` in the position `present`.
     pub fn root_values(&mut self, present: &TileSet, moves: &[Move]) -> Vec<f64> {
-        self.root_outcomes(present, moves).into_iter().map(|o| o.0).collect()
-    }
-
-    /// The value of each of `moves` in the position `present`, and whether it loses this
-    /// world at once (see [`Search::root_losses`]; a value of 0 can also come from deeper).
-    pub fn root_outcomes(&mut self, present: &TileSet, moves: &[Move]) -> Vec<(f64, bool)> {
         let stats = PositionStats::of(self.layout, present, self.kinds);
-        moves
-            .iter()
-            .map(|&m| {
-                let own = action_value(&self.params.weights, features(self.layout, present, stats, self.kinds, m));
-                if self.params.depth <= 1 && !self.params.terminal_at_depth {
-                    return (own, false);
-                }
-                match self.after(present, m, 1) {
-                    Ok((next, moves)) => (self.value_after(own, next, moves, 1), false),
-                    Err(decided) => (decided, decided == 0.0),
-                }
-            })
-            .collect()
+        moves.iter().map(|&m| self.value(present, stats, m, 1)).collect()
     }
 
     /// The position after `m` and then every certain move.
@@ -178,13 +160,6 @@ impl<'a> Search<'a> {
         let solver = &mut self.solver;
         *self.relaxed_lost.entry(next).or_insert_with(|| solver.provably_lost(next))
             || (d <= self.params.solve_depth && self.searched_lost(next))
-    }
-
-    /// Whether each of `moves` from `present` (root moves, depth 1) loses this world: the
-    /// position after it and the certain moves is stuck or proved lost, as in the search.
-    /// The decision's extra risk samples ([`PlayerParams::risk_samples`]) ask only this.
-    pub fn root_losses(&mut self, present: &TileSet, moves: &[Move]) -> Vec<bool> {
-        moves.iter().map(|&m| self.after(present, m, 1) == Err(0.0)).collect()
     }
 
     /// The position after `m` at depth `d` (and the certain moves) with its legal moves, or
@@ -375,34 +350,6 @@ mod tests {
             }
         }
         assert!(settled > 0);
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
-
-        /// A root move that loses the world by the risk samples' test is worth 0 in the
-        /// search of the same world, along random plays of generator deals.
-        #[test]
-        fn root_losses_are_worth_nothing(seed in 0u64..10_000) {
-            let layout = load("mini_turtle").unwrap();
-            let kinds = deal(&layout, DealSource::Generator, seed, 0).unwrap();
-            let params = PlayerParams::default();
-            let mut present = layout.all();
-            let mut rng = game_rng(seed, 1);
-            loop {
-                let moves = legal_moves(&layout, &present, &kinds);
-                if moves.is_empty() {
-                    break;
-                }
-                let lost = Search::new(&layout, &kinds, 9, &params).root_losses(&present, &moves);
-                let values = Search::new(&layout, &kinds, 9, &params).root_values(&present, &moves);
-                for (l, v) in lost.iter().zip(&values) {
-                    prop_assert!(!l || *v == 0.0, "{lost:?} {values:?}");
-                }
-                let m = moves[rng.random_range(0..moves.len())];
-                m.tiles().into_iter().for_each(|t| present.remove(t));
-            }
-        }
     }
 
     proptest! {
