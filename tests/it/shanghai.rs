@@ -2,12 +2,13 @@
 //! experiment determinism across thread counts, instance files and bad input.
 
 use asobi::games::shanghai::ai::PlayerParams;
-use asobi::games::shanghai::catalog::{bundled, load};
+use asobi::games::shanghai::catalog::{bundled, load, read_weights};
 use asobi::games::shanghai::cli::{self, Command};
 use asobi::games::shanghai::experiment::{Blunder, Deals, Eval, Generate, OnLayout, Oracle};
 use asobi::games::shanghai::generator::DealSource;
 use asobi::games::shanghai::io::instances::{Instance, InstanceFile};
 use asobi::games::shanghai::io::kmahjongg;
+use asobi::games::shanghai::level::{Weights, WeightsFile};
 use asobi::lab::runner::{Shard, result_json, run_records};
 use clap::Parser;
 
@@ -172,5 +173,51 @@ fn bad_input_is_an_error_not_a_panic() {
     std::fs::write(&path, "kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n43\n").unwrap();
     let e = run(&["oracle", "--layout", path.to_str().unwrap(), "--random", "--json"]).unwrap_err().to_string();
     assert!(e.contains("bad.layout:6:"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `tune --weights` starts from the given preset (with no rounds it writes it back unchanged),
+/// tunes the paper's player when the extensions are off, and a missing preset is an error
+/// naming the file.
+#[test]
+fn tune_starts_from_a_preset_and_can_tune_the_papers_player() {
+    let dir = std::env::temp_dir().join(format!("asobi-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = Weights { dominated: 0.25, moves: -1.5, upper: 0.75, floating: 2.0, unknown: -3.0 };
+    let preset = WeightsFile { layout: "mini_turtle".into(), weights: start };
+    let (from, to) = (dir.join("start.ron"), dir.join("out.ron"));
+    std::fs::write(&from, ron::to_string(&preset).unwrap()).unwrap();
+    let (from_arg, to_arg) = (from.to_str().unwrap(), to.to_str().unwrap());
+    let tune = |rounds: &str, extensions: &str| {
+        run(&[
+            "tune",
+            "--instances",
+            "2",
+            "--plays",
+            "1",
+            "--n",
+            "1",
+            "--depth",
+            "1",
+            "--rounds",
+            rounds,
+            "--dead-ends",
+            extensions,
+            "--solvable-worlds",
+            extensions,
+            "--weights",
+            from_arg,
+            "--out",
+            to_arg,
+            "--json",
+        ])
+    };
+    tune("0", "false").unwrap();
+    assert_eq!(read_weights(&to).unwrap(), start);
+    tune("1", "false").unwrap();
+    read_weights(&to).unwrap();
+    std::fs::remove_file(&from).unwrap();
+    let e = tune("0", "true").unwrap_err().to_string();
+    assert!(e.contains("start.ron"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

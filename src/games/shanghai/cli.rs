@@ -58,6 +58,20 @@ pub struct EvalArgs {
     /// Weight preset file (default: the layout's bundled preset, else the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    #[command(flatten)]
+    pub extensions: ExtensionArgs,
+    /// Also find in each lost game the move after which the real deal became unsolvable (the
+    /// peeking solver, after every move) and count the losses by that move's kind: a certain
+    /// move, a guess, a searched move (`blunders` in the result; the decisions are the same).
+    #[arg(long)]
+    pub blunders: bool,
+    #[command(flatten)]
+    pub batch: BatchOptions,
+}
+
+/// asobi's extensions of the virtual player (all on by default; off = the paper's player).
+#[derive(Debug, Args)]
+pub struct ExtensionArgs {
     /// Score positions the peeking solver proves lost in a sampled world as 0, check rule 4
     /// with the solver there, rate guesses as such and break ties by guess and action value
     /// (false: only stuck positions score 0, ties go to the first move, as in the paper).
@@ -74,13 +88,19 @@ pub struct EvalArgs {
     /// Node budget of those solver searches (and of the solver's check of rule 4).
     #[arg(long, default_value_t = SOLVE_NODES)]
     pub solve_nodes: u64,
-    /// Also find in each lost game the move after which the real deal became unsolvable (the
-    /// peeking solver, after every move) and count the losses by that move's kind: a certain
-    /// move, a guess, a searched move (`blunders` in the result; the decisions are the same).
-    #[arg(long)]
-    pub blunders: bool,
-    #[command(flatten)]
-    pub batch: BatchOptions,
+}
+
+impl ExtensionArgs {
+    /// `player` with these extension settings.
+    fn apply(&self, player: PlayerParams) -> PlayerParams {
+        PlayerParams {
+            dead_ends: self.dead_ends,
+            solvable_worlds: self.solvable_worlds,
+            solve_depth: self.solve_depth,
+            solve_nodes: self.solve_nodes,
+            ..player
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -151,6 +171,11 @@ pub struct TuneArgs {
     /// D of the player being tuned.
     #[arg(long, default_value_t = 2)]
     pub depth: u32,
+    /// Weight preset to start from (default: the layout's bundled preset, else the built-in weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    #[command(flatten)]
+    pub extensions: ExtensionArgs,
     /// Initial step of each weight.
     #[arg(long, default_value_t = 0.5)]
     pub step: f64,
@@ -209,16 +234,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 }
             };
             let weights = player_weights(&layout, &a.weights)?;
-            let player = PlayerParams {
-                n: a.n,
-                depth: a.depth,
-                weights,
-                dead_ends: a.dead_ends,
-                solvable_worlds: a.solvable_worlds,
-                solve_depth: a.solve_depth,
-                solve_nodes: a.solve_nodes,
-                ..PlayerParams::default()
-            };
+            let player =
+                a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() });
             let exp =
                 Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals, blunders: a.blunders };
             run_cli(&exp, &a.batch)?;
@@ -275,11 +292,11 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             if a.n == 0 || a.depth == 0 || a.plays == 0 || a.instances == 0 {
                 bail!("--n, --depth, --plays and --instances must be at least 1");
             }
+            let weights = player_weights(&layout, &a.weights)?;
             let opts = TuneOptions {
                 instances: a.instances,
                 plays: a.plays,
-                n: a.n,
-                depth: a.depth,
+                player: a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() }),
                 step: a.step,
                 rounds: a.rounds,
                 seed: a.seed,
@@ -290,10 +307,9 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             }
             let pool = builder.build().context("could not start the worker threads")?;
             let quiet = a.output.quiet || a.output.json;
-            let start = weights_for(&layout.name);
             let (best, rate, trials) = pool
                 .install(|| {
-                    tune(&layout, start, &opts, |t| {
+                    tune(&layout, &opts, |t| {
                         if !quiet {
                             eprintln!(
                                 "rate {:.4} {} {:?}",

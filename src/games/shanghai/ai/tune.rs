@@ -21,9 +21,8 @@ use crate::lab::rng::sub_rng;
 pub struct TuneOptions {
     pub instances: u64,
     pub plays: u64,
-    /// The player whose weights are tuned (n, D).
-    pub n: u32,
-    pub depth: u32,
+    /// The player whose weights are tuned (n, D, extensions); its weights are the start point.
+    pub player: PlayerParams,
     pub step: f64,
     pub rounds: u32,
     pub seed: u64,
@@ -44,8 +43,7 @@ const TUNE_STREAM: u64 = 0x7C1E;
 pub fn training_rate(layout: &Arc<Layout>, weights: Weights, opts: &TuneOptions) -> Result<f64, String> {
     let deals: Vec<_> =
         (0..opts.instances).map(|i| deal(layout, DealSource::Generator, opts.seed, i)).collect::<Result<_, _>>()?;
-    let player =
-        VirtualPlayer { params: PlayerParams { n: opts.n, depth: opts.depth, weights, ..PlayerParams::default() } };
+    let player = VirtualPlayer { params: PlayerParams { weights, ..opts.player } };
     let games = opts.instances * opts.plays;
     let solved: u64 = (0..games)
         .into_par_iter()
@@ -57,14 +55,14 @@ pub fn training_rate(layout: &Arc<Layout>, weights: Weights, opts: &TuneOptions)
     Ok(solved as f64 / games.max(1) as f64)
 }
 
-/// Local search from `start`; returns the best weights, their rate and every trial.
+/// Local search from the weights of `opts.player`; returns the best weights, their rate and
+/// every trial.
 pub fn tune(
     layout: &Arc<Layout>,
-    start: Weights,
     opts: &TuneOptions,
     mut on_trial: impl FnMut(&Trial),
 ) -> Result<(Weights, f64, Vec<Trial>), String> {
-    let mut best = start;
+    let mut best = opts.player.weights;
     let mut best_rate = training_rate(layout, best, opts)?;
     let mut trials = vec![Trial { weights: best, solve_rate: best_rate, accepted: true }];
     on_trial(&trials[0]);
