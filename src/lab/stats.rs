@@ -45,6 +45,19 @@ pub fn mean(xs: &[f64]) -> f64 {
     if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 }
 }
 
+/// Normal-approximation 95% interval of a sample's mean (mean ± z·s/√n, s the sample
+/// standard deviation); the mean itself for fewer than two values.
+pub fn mean_ci95(xs: &[f64]) -> [f64; 2] {
+    let m = mean(xs);
+    if xs.len() < 2 {
+        return [m, m];
+    }
+    let n = xs.len() as f64;
+    let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+    let half = Z95 * (var / n).sqrt();
+    [m - half, m + half]
+}
+
 /// The q-quantile (0..=1) by the nearest-rank method on a copy of the sample; 0 when empty.
 pub fn quantile(xs: &[f64], q: f64) -> f64 {
     if xs.is_empty() {
@@ -120,6 +133,15 @@ mod tests {
         assert!(elo_diff(0.5).abs() < 1e-9);
         assert!((elo_diff(0.75) - 190.85).abs() < 0.1);
         assert!(elo_diff(1.0).is_finite());
+    }
+
+    #[test]
+    fn mean_interval() {
+        // 1..=5: mean 3, s = sqrt(2.5), half-width 1.96 * sqrt(2.5 / 5) = 1.386.
+        let [lo, hi] = mean_ci95(&[1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert!((lo - 1.614).abs() < 1e-3 && (hi - 4.386).abs() < 1e-3, "{lo} {hi}");
+        assert_eq!(mean_ci95(&[7.0]), [7.0, 7.0]);
+        assert_eq!(mean_ci95(&[]), [0.0, 0.0]);
     }
 
     #[test]

@@ -67,7 +67,16 @@ fn asobi_endless_is_thread_independent() {
 fn build_and_versus_report_the_contract_fields() {
     let build = Build { params: quick_params(), trials: 2, max_moves: 30, colors: 4 };
     let Value::Object(m) = run(&build, 1, Shard::WHOLE) else { unreachable!() };
-    for f in ["trials", "completed", "mean_moves", "median_moves", "over_30_share", "ms_per_move", "mean_fire_moves"] {
+    for f in [
+        "trials",
+        "completed",
+        "mean_moves",
+        "ci95_moves",
+        "median_moves",
+        "over_30_share",
+        "ms_per_move",
+        "mean_fire_moves",
+    ] {
         assert!(m.contains_key(f), "{f}");
     }
     let vs = VersusExp {
@@ -110,6 +119,34 @@ fn bad_group_is_an_error_not_a_panic() {
     assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "2", "--chance", "4"]).is_ok());
     assert!(load_group("chains8", &CompileOptions::default()).unwrap().len() == 22);
     assert_eq!(benches().len(), 3);
+}
+
+/// A folder of the user's own templates is a group: `puyo templates --out` creates it, the
+/// experiments load every `.ron` file in it, and a malformed file is named with its line.
+#[test]
+fn a_folder_of_templates_is_a_group() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Top {
+        #[command(subcommand)]
+        cmd: cli::Command,
+    }
+    let root = std::env::temp_dir().join(format!("asobi-puyo-folder-{}", std::process::id()));
+    let dir = root.join("new").join("sandwich");
+    let dir_arg = dir.to_str().unwrap();
+    let generate = ["puyo", "templates", "--style", "sandwich", "--count", "2", "--seed", "3", "--out", dir_arg];
+    cli::run(Top::try_parse_from(generate).unwrap().cmd).unwrap();
+    assert_eq!(load_group(dir_arg, &CompileOptions::default()).unwrap().len(), 2);
+    let build = ["puyo", "build", "--templates", dir_arg, "--depth", "1", "--trials", "1", "--quiet"];
+    cli::run(Top::try_parse_from(build).unwrap().cmd).unwrap();
+    std::fs::write(dir.join("v03.ron"), "(\n    name: \"broken\",\n    chain: x,\n)\n").unwrap();
+    let err = load_group(dir_arg, &CompileOptions::default()).unwrap_err().to_string();
+    assert!(err.contains("v03.ron:3"), "{err}");
+    let empty = root.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let err = load_group(empty.to_str().unwrap(), &CompileOptions::default()).unwrap_err().to_string();
+    assert!(err.contains("no .ron"), "{err}");
+    std::fs::remove_dir_all(&root).unwrap();
 }
 
 /// E2 reports when the combined player's template phase reaches the switch score and when its

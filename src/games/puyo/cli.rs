@@ -29,8 +29,8 @@ pub enum Command {
 /// Templates and colors, shared by the experiments.
 #[derive(Debug, Args)]
 pub struct TemplateArgs {
-    /// Template group: stairs8, sandwich8, domino6, chains8 (stairs8 + sandwich8) or all
-    /// (asobi's player uses none).
+    /// Template group: stairs8, sandwich8, domino6, chains8 (stairs8 + sandwich8), all, or a
+    /// folder of your own .ron template files (asobi's player uses none).
     #[arg(long, default_value = "stairs8")]
     pub templates: String,
     /// Pair weight from the two label weights (paper: mean; min also promising).
@@ -149,8 +149,11 @@ pub struct TemplatesArgs {
 
 fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     let group = rules.templates.as_str();
-    if !UNIONS.contains(&group) && !GROUPS.contains(&group) {
-        bail!("unknown template group '{group}' (use {}, chains8 or all)", GROUPS.join(", "));
+    if !UNIONS.contains(&group) && !GROUPS.contains(&group) && !std::path::Path::new(group).is_dir() {
+        bail!(
+            "unknown template group '{group}' (use {}, chains8, all or a folder of .ron template files)",
+            GROUPS.join(", ")
+        );
     }
     let mut params = AiParams { group: group.to_string(), ..AiParams::default() };
     params.compile.colors = rules.colors as usize;
@@ -193,6 +196,9 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             run_cli(&exp, &a.batch)?;
         }
         Command::Templates(a) => {
+            if let Some(dir) = &a.out {
+                std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            }
             for (k, f) in variants(a.style, a.count, a.tries, a.seed, 4).iter().enumerate() {
                 let text = format!(
                     "(\n    name: {:?},\n    chain: {},\n    table: r#\"\n{}\"#,\n)\n",

@@ -13,7 +13,7 @@ use super::ai::{AiKind, AiParams, Observation, Player, PuyoAi, fires_chain};
 use super::rules::{Chain, Field, GarbageRule, Outcome, Pair, Placement, Versus, pair_sequence};
 use crate::lab::rng::sub_rng;
 use crate::lab::runner::{Experiment, MergeFn, merge};
-use crate::lab::stats::{HeadToHead, mean, median};
+use crate::lab::stats::{HeadToHead, mean, mean_ci95, median};
 
 /// Streams of a game's randomness.
 const PAIRS: u64 = 1;
@@ -104,6 +104,7 @@ impl Experiment for Build {
         m.insert("trials".into(), json!(records.len()));
         m.insert("completed".into(), json!(done.len()));
         m.insert("mean_moves".into(), json!(mean(&done)));
+        m.insert("ci95_moves".into(), json!(mean_ci95(&done)));
         m.insert("median_moves".into(), json!(median(&done)));
         m.insert("over_30_share".into(), json!(over30 as f64 / records.len().max(1) as f64));
         let fires = records.iter().filter(|r| r.completed && r.fires).count();
@@ -216,7 +217,9 @@ impl Experiment for Endless {
         let fired: Vec<f64> = records.iter().filter(|r| r.fire_move > 0).map(|r| r.fire_move as f64).collect();
         let mut m = Map::new();
         m.insert("games".into(), json!(records.len()));
-        m.insert("mean_chain".into(), json!(col(|r| r.chain as f64)));
+        let chains: Vec<f64> = records.iter().map(|r| r.chain as f64).collect();
+        m.insert("mean_chain".into(), json!(mean(&chains)));
+        m.insert("ci95_chain".into(), json!(mean_ci95(&chains)));
         m.insert("mean_attack".into(), json!(col(|r| r.attack as f64)));
         m.insert("mean_fire_move".into(), json!(mean(&fired)));
         if matches!(self.ai, AiKind::Template | AiKind::Combined) {

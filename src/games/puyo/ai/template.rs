@@ -250,16 +250,20 @@ pub const GROUPS: [&str; 3] = ["stairs8", "sandwich8", "domino6"];
 pub const UNIONS: [&str; 2] = ["chains8", "all"];
 
 /// The compiled templates of a group (`stairs8`, `sandwich8`, `domino6`, `chains8` = stairs8 +
-/// sandwich8, or `all`).
+/// sandwich8, or `all`), or of every `.ron` file in a folder of the user's.
 pub fn load_group(group: &str, opts: &CompileOptions) -> Result<Vec<Template>, TemplateError> {
     let folders: Vec<&str> = match group {
         "all" => GROUPS.to_vec(),
         "chains8" => GROUPS[..2].to_vec(),
         g if GROUPS.contains(&g) => vec![g],
+        dir if std::path::Path::new(dir).is_dir() => return load_folder(std::path::Path::new(dir), opts),
         other => {
             return Err(TemplateError {
                 file: other.to_string(),
-                message: format!("unknown template group (use {}, chains8 or all)", GROUPS.join(", ")),
+                message: format!(
+                    "unknown template group (use {}, chains8, all or a folder of .ron files)",
+                    GROUPS.join(", ")
+                ),
             });
         }
     };
@@ -274,6 +278,33 @@ pub fn load_group(group: &str, opts: &CompileOptions) -> Result<Vec<Template>, T
         }
     }
     Ok(out)
+}
+
+/// The compiled templates of the `.ron` files in `dir`, in file-name order.
+fn load_folder(dir: &std::path::Path, opts: &CompileOptions) -> Result<Vec<Template>, TemplateError> {
+    let error = |file: &std::path::Path, e: std::io::Error| TemplateError {
+        file: file.display().to_string(),
+        message: e.to_string(),
+    };
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| error(dir, e))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(TemplateError {
+            file: dir.display().to_string(),
+            message: "no .ron template files in this folder".into(),
+        });
+    }
+    files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).map_err(|e| error(f, e))?;
+            compile_text(&f.display().to_string(), &text, opts)
+        })
+        .collect()
 }
 
 /// Compiles the text of one template file (embedded or the user's own).
