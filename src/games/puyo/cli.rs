@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, Subcommand};
 
 use super::ai::labeling::WeightRule;
-use super::ai::template::{GROUPS, UNIONS, load_group};
+use super::ai::template::load_group;
 use super::ai::template_search::Select;
 use super::ai::{AiKind, AiParams};
 use super::experiment::{Build, Endless, VersusExp};
@@ -149,12 +149,6 @@ pub struct TemplatesArgs {
 
 fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     let group = rules.templates.as_str();
-    if !UNIONS.contains(&group) && !GROUPS.contains(&group) && !std::path::Path::new(group).is_dir() {
-        bail!(
-            "unknown template group '{group}' (use {}, chains8, all or a folder of .ron template files)",
-            GROUPS.join(", ")
-        );
-    }
     let mut params = AiParams { group: group.to_string(), ..AiParams::default() };
     params.compile.colors = rules.colors as usize;
     params.compile.weight_rule = rules.weights;
@@ -163,6 +157,8 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     params.compile.weight_power = rules.weight_power;
     params.template.chance = rules.chance as usize;
     params.switch_ready = !rules.switch_on_score;
+    // Checked here, before the workers start: an unknown group or a malformed file of the
+    // user's is one error naming it.
     load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;
     Ok(params)
 }

@@ -27,8 +27,9 @@ fn pairs_for(seed: u64, index: u64, colors: usize, len: usize) -> Vec<Pair> {
 }
 
 fn player(kind: AiKind, params: &AiParams) -> Player {
-    // The shipped templates are checked at build time and by tests, so this cannot fail.
-    Player::new(kind, params.clone()).expect("shipped template groups compile")
+    // The shipped templates are checked at build time and by tests, a user's folder by the CLI
+    // before the run.
+    Player::new(kind, params.clone()).expect("template groups are checked before the run")
 }
 
 /// E1: moves until the template player's best template scores >= the completion threshold.

@@ -246,9 +246,6 @@ fn trigger_cells(labels: &Labels, chain: u32) -> (Bits, Bits) {
 /// The template groups shipped in `levels/puyo/` (one folder each).
 pub const GROUPS: [&str; 3] = ["stairs8", "sandwich8", "domino6"];
 
-/// Names of the unions: both 8-chain groups (the paper's 22-template library), and all.
-pub const UNIONS: [&str; 2] = ["chains8", "all"];
-
 /// The compiled templates of a group (`stairs8`, `sandwich8`, `domino6`, `chains8` = stairs8 +
 /// sandwich8, or `all`), or of every `.ron` file in a folder of the user's.
 pub fn load_group(group: &str, opts: &CompileOptions) -> Result<Vec<Template>, TemplateError> {
