@@ -14,7 +14,7 @@ use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
 use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_pointer, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
-use crate::games::shanghai::ai::{Decision, Player, PlayerParams, VirtualPlayer};
+use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, weights_for};
 use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
 use crate::games::shanghai::generator::{DealSource, deal};
@@ -645,6 +645,15 @@ fn play_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     ui.label(format!("{} moves played, {} tiles left", game.game.history.len(), game.game.present.len()));
 }
 
+/// How the tie rule reads in the panel.
+fn tie_label(rule: TieBreak) -> &'static str {
+    match rule {
+        TieBreak::First => "first in tile order",
+        TieBreak::Random => "random",
+        TieBreak::Value => "higher action value",
+    }
+}
+
 /// The virtual player's parameters, live: the next decision uses them.
 fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     ui.label(egui::RichText::new("virtual player").strong());
@@ -663,6 +672,15 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     .on_hover_text("nodes of each of those solver searches");
     ui.checkbox(&mut p.solvable_worlds, "re-sample unsolvable worlds")
         .on_hover_text("asobi's extension: redeal hidden tiles when the sample is provably lost");
+    let mut ties = p.tie_break();
+    egui::ComboBox::from_label("ties").selected_text(tie_label(ties)).show_ui(ui, |ui| {
+        for rule in [TieBreak::First, TieBreak::Random, TieBreak::Value] {
+            ui.selectable_value(&mut ties, rule, tie_label(rule));
+        }
+    });
+    if ties != p.tie_break() {
+        p.ties = Some(ties);
+    }
     let w = &mut p.weights;
     for (name, value) in [
         ("I dominated", &mut w.dominated),

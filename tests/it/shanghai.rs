@@ -1,7 +1,7 @@
 //! Whole-program checks of Shanghai: layout files in both KMahjongg headers, bundled layouts,
 //! experiment determinism across thread counts, instance files and bad input.
 
-use asobi::games::shanghai::ai::PlayerParams;
+use asobi::games::shanghai::ai::{PlayerParams, TieBreak};
 use asobi::games::shanghai::catalog::{bundled, load, read_weights};
 use asobi::games::shanghai::cli::{self, Command};
 use asobi::games::shanghai::experiment::{Blunder, Deals, Eval, Generate, OnLayout, Oracle};
@@ -101,15 +101,18 @@ fn blunder_search_keeps_the_games_and_names_a_cause_for_each_loss() {
     assert_eq!(v["blunders"]["search_with_safe_move"].as_u64(), Some(with_safe), "{v}");
 }
 
+/// Also with random tie-breaks: they draw from each game's own generator.
 #[test]
 fn eval_and_oracle_do_not_depend_on_threads() {
-    let exp = eval_exp();
-    let solved = |threads| {
-        let games =
-            run_records(&exp, 9, Shard::WHOLE, Some(threads), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
-        games.records.iter().map(|r| r.solved).collect::<Vec<_>>()
-    };
-    assert_eq!(solved(1), solved(2));
+    let random_ties = PlayerParams { dead_ends: false, ties: Some(TieBreak::Random), ..eval_exp().player };
+    for exp in [eval_exp(), Eval { player: random_ties, ..eval_exp() }] {
+        let solved = |threads| {
+            let games =
+                run_records(&exp, 9, Shard::WHOLE, Some(threads), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+            games.records.iter().map(|r| r.solved).collect::<Vec<_>>()
+        };
+        assert_eq!(solved(1), solved(2));
+    }
     let oracle = Oracle { layout: OnLayout::new(&load("mini_turtle").unwrap()), deals: 20, source: DealSource::Random };
     let verdicts = |threads| {
         let games =
@@ -167,6 +170,8 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(e.contains("--weak '3y2'"), "{e}");
     let e = run(&["eval", "--n", "0", "--json"]).unwrap_err().to_string();
     assert!(e.contains("at least 1"), "{e}");
+    let e = run(&["eval", "--ties", "sideways", "--json"]).unwrap_err().to_string();
+    assert!(e.contains("--ties") && e.contains("sideways"), "{e}");
     let dir = std::env::temp_dir().join(format!("asobi-shanghai-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bad.layout");

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::ai::tune::{TuneOptions, tune};
-use super::ai::{PlayerParams, SOLVE_NODES};
+use super::ai::{PlayerParams, SOLVE_NODES, TieBreak};
 use super::catalog::{bundled, load, read_weights, weights_for};
 use super::experiment::{Deals, Eval, Generate, OnLayout, Oracle};
 use super::generator::{DealSource, backward_play};
@@ -73,8 +73,8 @@ pub struct EvalArgs {
 #[derive(Debug, Args)]
 pub struct ExtensionArgs {
     /// Score positions the peeking solver proves lost in a sampled world as 0, check rule 4
-    /// with the solver there, rate guesses as such and break ties by guess and action value
-    /// (false: only stuck positions score 0, ties go to the first move, as in the paper).
+    /// with the solver there, rate guesses as such and put moves that are no guess first among
+    /// equal values (false: only stuck positions score 0, as in the paper).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub dead_ends: bool,
     /// Redeal samples of the hidden tiles that the peeking solver proves lost (false: uniform
@@ -88,6 +88,10 @@ pub struct ExtensionArgs {
     /// Node budget of those solver searches (and of the solver's check of rule 4).
     #[arg(long, default_value_t = SOLVE_NODES)]
     pub solve_nodes: u64,
+    /// Among moves of equal mean value: the first in tile order, a seeded random one, or the
+    /// higher action value (default: value with --dead-ends, first without).
+    #[arg(long, value_enum)]
+    pub ties: Option<TieBreak>,
 }
 
 impl ExtensionArgs {
@@ -98,6 +102,7 @@ impl ExtensionArgs {
             solvable_worlds: self.solvable_worlds,
             solve_depth: self.solve_depth,
             solve_nodes: self.solve_nodes,
+            ties: self.ties,
             ..player
         }
     }

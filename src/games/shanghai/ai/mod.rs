@@ -13,8 +13,12 @@
 //! positions after root moves ([`PlayerParams::solve_depth`]: the action value of a position
 //! the search cannot finish stays near 1, so a move that loses the sampled world scored
 //! like a safe one), the solver's check of rule 4 and the rating of guesses in the search
-//! (see [`search`]), and a tie-break: equal mean values go to a move that is no guess, then
-//! to the higher action value, not to the first move in tile order.
+//! (see [`search`]), and among equal mean values a move that is no guess goes first.
+//!
+//! Equal mean values are common (every sampled world cleared within depth D scores 1), and
+//! the paper does not say how it breaks them (spec §10.4): [`TieBreak`] does. With the first
+//! move in tile order, one sample (n = 1) gets worse with depth, the paper's "conviction"; with
+//! the higher action value, depth helps every n (README, Tables 1 and 2).
 
 pub mod certain;
 pub mod features;
@@ -22,6 +26,7 @@ pub mod search;
 pub mod solver;
 pub mod tune;
 
+use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +56,17 @@ pub struct Decision {
     pub certain_rule: Option<u8>,
 }
 
+/// How the virtual player chooses among moves of equal mean value (spec §10.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum TieBreak {
+    /// The first move in tile order (a plain arg-max).
+    First,
+    /// A seeded random one.
+    Random,
+    /// The one with the higher action value in the observed position.
+    Value,
+}
+
 /// A Shanghai player: decides from what the player may see. `None` when no move is legal.
 pub trait Player: Send + Sync {
     fn decide(&self, obs: &Observation, rng: &mut GameRng) -> Option<Decision>;
@@ -69,8 +85,8 @@ pub struct PlayerParams {
     /// Score a position 0 when the peeking solver's node reductions prove it lost in the
     /// sampled world (an extension: the paper scores only stuck positions 0); also turns on
     /// the solver's check of rule 4 in sampled worlds, the rating of guesses in the search
-    /// and the tie-break (module doc). Old files lack the field and ran without it, hence
-    /// `false` when missing.
+    /// and, among equal values, moves that are no guess first (module doc). Old files lack
+    /// the field and ran without it, hence `false` when missing.
     #[serde(default)]
     pub dead_ends: bool,
     /// Redeal a sample of the hidden tiles that the peeking solver proves lost from here
@@ -88,6 +104,10 @@ pub struct PlayerParams {
     /// play: on 200 full-turtle instances 1,000 nodes solved 166 and 300 solved 176.
     #[serde(default = "default_solve_nodes")]
     pub solve_nodes: u64,
+    /// Among equal mean values; `None` (also what old files ran with): [`TieBreak::Value`]
+    /// with `dead_ends`, [`TieBreak::First`] without.
+    #[serde(default)]
+    pub ties: Option<TieBreak>,
 }
 
 /// The default of [`PlayerParams::solve_nodes`], also what files without the field ran with.
@@ -108,7 +128,15 @@ impl Default for PlayerParams {
             solvable_worlds: true,
             solve_depth: 1,
             solve_nodes: SOLVE_NODES,
+            ties: None,
         }
+    }
+}
+
+impl PlayerParams {
+    /// The tie rule in force (see [`PlayerParams::ties`]).
+    pub fn tie_break(&self) -> TieBreak {
+        self.ties.unwrap_or(if self.dead_ends { TieBreak::Value } else { TieBreak::First })
     }
 }
 
@@ -144,9 +172,7 @@ impl Player for VirtualPlayer {
             }
         }
         let values: Vec<(Move, f64)> = moves.iter().zip(&totals).map(|(&m, &t)| (m, t / p.n.max(1) as f64)).collect();
-        // Ties go to the first move in tile order; with the extensions, first to a move that
-        // is no guess, then to the higher action value in the observed position.
-        let keys = if p.dead_ends { tie_keys(obs, &moves, &p.weights) } else { vec![(false, 0.0); moves.len()] };
+        let keys = tie_keys(obs, &moves, p, rng);
         let best = (0..moves.len()).fold(0, |b, i| {
             let (vi, vb) = (values[i].1, values[b].1);
             if vi > vb + TIE || (vi >= vb - TIE && keys[i] > keys[b]) { i } else { b }
@@ -161,18 +187,25 @@ impl Player for VirtualPlayer {
 /// Mean values closer than this are a tie.
 const TIE: f64 = 1e-9;
 
-/// Tie-break keys of `moves` in the observed position: (no guess, action value). A guess
-/// pairs two of three free tiles of a kind whose fourth is hidden: which one to leave is
-/// better decided once the fourth shows, which determinized worlds cannot tell (each knows
-/// where it lies), so they often rate a guess as high as waiting.
-fn tie_keys(obs: &Observation, moves: &[Move], weights: &Weights) -> Vec<(bool, f64)> {
+/// Tie-break keys of `moves` in the observed position, the larger wins: (no guess, the
+/// [`TieBreak`] key). With `dead_ends` a move that is no guess goes first: a guess pairs two
+/// of three free tiles of a kind whose fourth is hidden; which one to leave is better decided
+/// once the fourth shows, which determinized worlds cannot tell (each knows where it lies),
+/// so they often rate a guess as high as waiting. Only [`TieBreak::Random`] draws from `rng`.
+fn tie_keys(obs: &Observation, moves: &[Move], params: &PlayerParams, rng: &mut GameRng) -> Vec<(bool, f64)> {
     let layout = &obs.layout;
     let free = layout.free_tiles(&obs.present);
     let stats = PositionStats::of(layout, &obs.present, &obs.kinds);
+    let rule = params.tie_break();
     moves
         .iter()
         .map(|&m| {
-            (!is_guess(obs, &free, m), action_value(weights, features(layout, &obs.present, stats, &obs.kinds, m)))
+            let key = match rule {
+                TieBreak::First => 0.0,
+                TieBreak::Random => rng.random::<f64>(),
+                TieBreak::Value => action_value(&params.weights, features(layout, &obs.present, stats, &obs.kinds, m)),
+            };
+            (params.dead_ends && !is_guess(obs, &free, m), key)
         })
         .collect()
 }
@@ -252,6 +285,50 @@ mod tests {
                 game.play(a.mv).unwrap();
                 step += 1;
             }
+        }
+    }
+
+    /// Among moves of equal mean value the player takes the first in tile order (`First`) or
+    /// the one of highest action value in the observed position (`Value`).
+    #[test]
+    fn ties_follow_the_rule() {
+        let layout = load("mini_turtle").unwrap();
+        for ties in [TieBreak::First, TieBreak::Value] {
+            let params = PlayerParams {
+                n: 2,
+                depth: 3,
+                dead_ends: false,
+                solvable_worlds: false,
+                ties: Some(ties),
+                ..PlayerParams::default()
+            };
+            let player = VirtualPlayer { params };
+            let mut tied = 0;
+            for s in 0..4 {
+                let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, s, 0).unwrap());
+                let mut rng = game_rng(s, 1);
+                while let Some(d) = player.decide(&game.observation(), &mut rng) {
+                    let best = d.values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+                    let top: Vec<Move> = d.values.iter().filter(|v| v.1 >= best - TIE).map(|v| v.0).collect();
+                    if top.len() > 1 {
+                        tied += 1;
+                        let obs = game.observation();
+                        let stats = PositionStats::of(&layout, &obs.present, &obs.kinds);
+                        let value = |m: Move| {
+                            action_value(&params.weights, features(&layout, &obs.present, stats, &obs.kinds, m))
+                        };
+                        let expected = match ties {
+                            TieBreak::Value => {
+                                top.iter().copied().fold(top[0], |b, m| if value(m) > value(b) { m } else { b })
+                            }
+                            _ => top[0],
+                        };
+                        assert_eq!(d.mv, expected, "{ties:?}");
+                    }
+                    game.play(d.mv).unwrap();
+                }
+            }
+            assert!(tied > 0, "no tie met with {ties:?}");
         }
     }
 
