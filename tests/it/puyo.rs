@@ -164,3 +164,28 @@ fn endless_reports_when_the_formation_is_ready() {
     let Value::Object(m) = run(&exp, 1, Shard::WHOLE) else { unreachable!() };
     assert!(["mean_formation_move", "mean_ready_move", "ready_share"].iter().all(|f| m.contains_key(*f)), "{m:?}");
 }
+
+/// `--trace` replays exactly the batch's game: one traced move per move played, ending with the
+/// chain the record keeps; an index outside the batch is an error.
+#[test]
+fn a_traced_game_is_the_batch_game() {
+    let exp = Endless { ai: AiKind::Potential, params: quick_params(), games: 4, max_moves: 80, colors: 4 };
+    let mut moves = Vec::new();
+    let traced = exp.play_traced(1, 2, &mut |m| moves.push((m.number, m.chain.links, m.field.count())));
+    let played = exp.play(1, 2);
+    assert_eq!((traced.chain, traced.moves, traced.fire_move), (played.chain, played.moves, played.fire_move));
+    assert_eq!(moves.len() as u32, played.moves);
+    assert!(moves.iter().enumerate().all(|(i, m)| m.0 == i as u32 + 1));
+    assert_eq!(moves.last().unwrap().1, played.chain, "{moves:?}");
+
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Top {
+        #[command(subcommand)]
+        cmd: cli::Command,
+    }
+    let outside = ["puyo", "build", "--depth", "1", "--trials", "3", "--trace", "3"];
+    let err = cli::run(Top::try_parse_from(outside).unwrap().cmd).unwrap_err().to_string();
+    assert!(err.contains("--trace 3"), "{err}");
+    assert!(Top::try_parse_from(["puyo", "endless", "--trace", "0", "--json"]).is_err());
+}

@@ -1,15 +1,17 @@
 //! `asobi puyo ...`: the paper's experiments and the template generator (thin clap glue).
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
+use serde::Serialize;
 
 use super::ai::labeling::WeightRule;
 use super::ai::template::load_group;
 use super::ai::template_search::Select;
 use super::ai::{AiKind, AiParams};
-use super::experiment::{Build, Endless, VersusExp};
+use super::experiment::{Build, Endless, TracedMove, VersusExp};
 use super::generate::{Style, variants};
 use super::rules::GarbageRule;
 use crate::lab::runner::{BatchOptions, run_cli, write_atomic};
@@ -82,6 +84,10 @@ pub struct BuildArgs {
     /// A trial fails if it has not completed after this many moves.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_moves: u32,
+    /// Play only trial INDEX of the seed and print each move (the pair, the player's reason, the
+    /// field after it and any chain), then the trial's record as JSON.
+    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
+    pub trace: Option<u64>,
     #[command(flatten)]
     pub rules: TemplateArgs,
     #[command(flatten)]
@@ -99,6 +105,10 @@ pub struct EndlessArgs {
     /// A game that has not fired after this many moves scores no chain.
     #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_moves: u32,
+    /// Play only game INDEX of the seed and print each move (the pair, the player's reason, the
+    /// field after it and any chain), then the game's record as JSON.
+    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
+    pub trace: Option<u64>,
     #[command(flatten)]
     pub rules: TemplateArgs,
     #[command(flatten)]
@@ -147,6 +157,31 @@ pub struct TemplatesArgs {
     pub out: Option<PathBuf>,
 }
 
+/// `--trace`: plays trial (or game) `index` of the batch, printing each move, then its record.
+fn trace<R: Serialize>(
+    index: u64,
+    count: u64,
+    seed: u64,
+    play: impl FnOnce(&mut dyn FnMut(&TracedMove)) -> R,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(index < count, "--trace {index}: the batch has {count} (indices 0 to {})", count.saturating_sub(1));
+    let mut text = format!("index {index} of seed {seed}\n");
+    let record = play(&mut |m| {
+        let (axis, child) = (m.pair.axis.letter(), m.pair.child.letter());
+        let chain = match m.chain.links {
+            0 => String::new(),
+            n => format!("; {n}-link chain, attack {}", m.chain.attack()),
+        };
+        text += &format!("\nmove {} pair {axis}{child}: {}{chain}\n{}", m.number, m.decision.why, m.field);
+    });
+    text += &format!("\n{}\n", serde_json::to_string(&record)?);
+    // A reader that stops early (`| head`) is not an error.
+    match std::io::stdout().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     let group = rules.templates.as_str();
     let mut params = AiParams { group: group.to_string(), ..AiParams::default() };
@@ -170,13 +205,19 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             params.template.depth = a.depth as usize;
             params.template.select = a.select;
             let exp = Build { params, trials: a.trials, max_moves: a.max_moves, colors: a.rules.colors as usize };
-            run_cli(&exp, &a.batch)?;
+            match a.trace {
+                Some(index) => trace(index, a.trials, a.batch.seed, |t| exp.play_traced(a.batch.seed, index, t))?,
+                None => drop(run_cli(&exp, &a.batch)?),
+            }
         }
         Command::Endless(a) => {
             let params = ai_params(&a.rules)?;
             let exp =
                 Endless { ai: a.ai, params, games: a.games, max_moves: a.max_moves, colors: a.rules.colors as usize };
-            run_cli(&exp, &a.batch)?;
+            match a.trace {
+                Some(index) => trace(index, a.games, a.batch.seed, |t| exp.play_traced(a.batch.seed, index, t))?,
+                None => drop(run_cli(&exp, &a.batch)?),
+            }
         }
         Command::Versus(a) => {
             let params = ai_params(&a.rules)?;

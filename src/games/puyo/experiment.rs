@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::ai::template_search::best_template;
-use super::ai::{AiKind, AiParams, Observation, Player, PuyoAi, fires_chain};
+use super::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi, fires_chain};
 use super::rules::{Chain, Field, GarbageRule, Outcome, Pair, Placement, Versus, pair_sequence};
 use crate::lab::rng::sub_rng;
 use crate::lab::runner::{Experiment, MergeFn, merge};
@@ -30,6 +30,17 @@ fn player(kind: AiKind, params: &AiParams) -> Player {
     // The shipped templates are checked at build time and by tests, a user's folder by the CLI
     // before the run.
     Player::new(kind, params.clone()).expect("template groups are checked before the run")
+}
+
+/// One move of a traced trial or game (`--trace`): what the player did and what came of it.
+pub struct TracedMove<'a> {
+    /// 1-based move number.
+    pub number: u32,
+    pub pair: Pair,
+    pub decision: &'a Decision,
+    /// The field after the move and its chain.
+    pub field: &'a Field,
+    pub chain: Chain,
 }
 
 /// E1: moves until the template player's best template scores >= the completion threshold.
@@ -67,35 +78,7 @@ impl Experiment for Build {
     }
 
     fn play(&self, seed: u64, index: u64) -> BuildRecord {
-        let ai = player(AiKind::Template, &self.params);
-        let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
-        let mut field = Field::new();
-        let start = Instant::now();
-        let mut rec = BuildRecord { completed: false, moves: self.max_moves, ms: 0.0, fires: false, fire_moves: 0 };
-        let mut played = 0;
-        for m in 0..self.max_moves as usize {
-            let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
-            let Some(d) = ai.decide(&obs) else { break };
-            let (formation, _) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
-                s >= self.params.template.completion
-            });
-            played = m as u32 + 1;
-            if let Some(fires) = formation
-                && !rec.completed
-            {
-                (rec.completed, rec.moves, rec.fires) = (true, played, fires);
-            }
-            if formation == Some(true) {
-                rec.fire_moves = played;
-                break;
-            }
-            if field.is_dead() {
-                rec.moves = if rec.completed { rec.moves } else { played };
-                break;
-            }
-        }
-        rec.ms = ms_per(start, played);
-        rec
+        self.play_traced(seed, index, &mut |_| {})
     }
 
     fn summarize(&self, records: &[BuildRecord]) -> Map<String, Value> {
@@ -117,6 +100,42 @@ impl Experiment for Build {
         m.insert("median_fire_moves".into(), json!(median(&fired)));
         m.insert("ms_per_move".into(), json!(mean(&records.iter().map(|r| r.ms).collect::<Vec<_>>())));
         m
+    }
+}
+
+impl Build {
+    /// Trial `index` of `seed`, showing every move to `trace` (`--trace`).
+    pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> BuildRecord {
+        let ai = player(AiKind::Template, &self.params);
+        let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
+        let mut field = Field::new();
+        let start = Instant::now();
+        let mut rec = BuildRecord { completed: false, moves: self.max_moves, ms: 0.0, fires: false, fire_moves: 0 };
+        let mut played = 0;
+        for m in 0..self.max_moves as usize {
+            let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
+            let Some(d) = ai.decide(&obs) else { break };
+            let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
+                s >= self.params.template.completion
+            });
+            played = m as u32 + 1;
+            trace(&TracedMove { number: played, pair: pairs[m], decision: &d, field: &field, chain });
+            if let Some(fires) = formation
+                && !rec.completed
+            {
+                (rec.completed, rec.moves, rec.fires) = (true, played, fires);
+            }
+            if formation == Some(true) {
+                rec.fire_moves = played;
+                break;
+            }
+            if field.is_dead() {
+                rec.moves = if rec.completed { rec.moves } else { played };
+                break;
+            }
+        }
+        rec.ms = ms_per(start, played);
+        rec
     }
 }
 
@@ -183,34 +202,7 @@ impl Experiment for Endless {
     }
 
     fn play(&self, seed: u64, index: u64) -> EndlessRecord {
-        let ai = player(self.ai, &self.params);
-        let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
-        let mut field = Field::new();
-        let start = Instant::now();
-        let mut rec =
-            EndlessRecord { chain: 0, attack: 0, fire_move: 0, moves: 0, ms: 0.0, formation_move: 0, ready_move: 0 };
-        let uses_templates = matches!(self.ai, AiKind::Template | AiKind::Combined);
-        for m in 0..self.max_moves as usize {
-            let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
-            let Some(d) = ai.decide(&obs) else { break };
-            let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
-                uses_templates && s > self.params.switch
-            });
-            rec.moves = m as u32 + 1;
-            if let Some(fires) = formation {
-                rec.formation_move = if rec.formation_move == 0 { rec.moves } else { rec.formation_move };
-                rec.ready_move = if rec.ready_move == 0 && fires { rec.moves } else { rec.ready_move };
-            }
-            if d.fires && chain.links > 0 {
-                (rec.chain, rec.attack, rec.fire_move) = (chain.links, chain.attack(), rec.moves);
-                break;
-            }
-            if field.is_dead() {
-                break;
-            }
-        }
-        rec.ms = ms_per(start, rec.moves);
-        rec
+        self.play_traced(seed, index, &mut |_| {})
     }
 
     fn summarize(&self, records: &[EndlessRecord]) -> Map<String, Value> {
@@ -235,6 +227,41 @@ impl Experiment for Endless {
         }
         m.insert("ms_per_move".into(), json!(col(|r| r.ms)));
         m
+    }
+}
+
+impl Endless {
+    /// Game `index` of `seed`, showing every move to `trace` (`--trace`).
+    pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> EndlessRecord {
+        let ai = player(self.ai, &self.params);
+        let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
+        let mut field = Field::new();
+        let start = Instant::now();
+        let mut rec =
+            EndlessRecord { chain: 0, attack: 0, fire_move: 0, moves: 0, ms: 0.0, formation_move: 0, ready_move: 0 };
+        let uses_templates = matches!(self.ai, AiKind::Template | AiKind::Combined);
+        for m in 0..self.max_moves as usize {
+            let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
+            let Some(d) = ai.decide(&obs) else { break };
+            let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
+                uses_templates && s > self.params.switch
+            });
+            rec.moves = m as u32 + 1;
+            trace(&TracedMove { number: rec.moves, pair: pairs[m], decision: &d, field: &field, chain });
+            if let Some(fires) = formation {
+                rec.formation_move = if rec.formation_move == 0 { rec.moves } else { rec.formation_move };
+                rec.ready_move = if rec.ready_move == 0 && fires { rec.moves } else { rec.ready_move };
+            }
+            if d.fires && chain.links > 0 {
+                (rec.chain, rec.attack, rec.fire_move) = (chain.links, chain.attack(), rec.moves);
+                break;
+            }
+            if field.is_dead() {
+                break;
+            }
+        }
+        rec.ms = ms_per(start, rec.moves);
+        rec
     }
 }
 
