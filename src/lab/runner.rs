@@ -69,13 +69,17 @@ pub struct BatchOptions {
     /// Run only games with index = I (mod N); combine the files with `asobi merge`.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// Also give every game's record, as [index, record] pairs under "records" (shard files
+    /// always carry them): per-game figures for your own analysis.
+    #[arg(long, requires = "json")]
+    pub records: bool,
     #[command(flatten)]
     pub output: OutputOptions,
 }
 
 impl Default for BatchOptions {
     fn default() -> Self {
-        BatchOptions { seed: 1, threads: None, shard: None, output: OutputOptions::default() }
+        BatchOptions { seed: 1, threads: None, shard: None, records: false, output: OutputOptions::default() }
     }
 }
 
@@ -186,12 +190,18 @@ pub fn result_json<E: Experiment>(exp: &E, seed: u64, shard: Shard, games: &Game
     out.insert("experiment".into(), json!(E::NAME));
     out.insert("seed".into(), json!(seed));
     out.insert("params".into(), serde_json::to_value(exp).expect("parameters serialize"));
+    let mut out = Value::Object(out);
     if shard != Shard::WHOLE {
-        out.insert("shard".into(), json!(format!("{}/{}", shard.index, shard.count)));
-        let pairs: Vec<(u64, &E::Record)> = games.indices.iter().copied().zip(&games.records).collect();
-        out.insert("records".into(), serde_json::to_value(pairs).expect("records serialize"));
+        out["shard"] = json!(format!("{}/{}", shard.index, shard.count));
+        insert_records(&mut out, games);
     }
-    Value::Object(out)
+    out
+}
+
+/// Adds the games' records to a result object as [index, record] pairs (`--records`).
+pub fn insert_records<R: Serialize>(result: &mut Value, games: &Games<R>) {
+    let pairs: Vec<(u64, &R)> = games.indices.iter().copied().zip(&games.records).collect();
+    result["records"] = serde_json::to_value(pairs).expect("records serialize");
 }
 
 /// Runs an experiment from the command line: progress bar, then the result printed as JSON
@@ -202,7 +212,10 @@ pub fn run_cli<E: Experiment>(exp: &E, opts: &BatchOptions) -> anyhow::Result<Va
     let bar = terminal_bar(total, E::NAME, opts.output.quiet);
     let records = run_records(exp, opts.seed, shard, opts.threads, &bar)?.expect("a terminal run is never cancelled");
     bar.finish_and_clear();
-    let result = result_json(exp, opts.seed, shard, &records);
+    let mut result = result_json(exp, opts.seed, shard, &records);
+    if opts.records {
+        insert_records(&mut result, &records);
+    }
     print_result(&result, &opts.output);
     Ok(result)
 }
@@ -418,6 +431,19 @@ mod tests {
         assert_eq!(merge::<Coin>(&files).unwrap(), whole);
         let err = merge::<Coin>(&files[..2]).unwrap_err().to_string();
         assert!(err.contains("missing"), "{err}");
+    }
+
+    /// `--records` gives the whole run's records in index order, as the shards carry theirs.
+    #[test]
+    fn records_list_every_game_in_index_order() {
+        let exp = Coin { games: 7 };
+        let games = run_records(&exp, 5, Shard::WHOLE, Some(2), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+        let mut result = result_json(&exp, 5, Shard::WHOLE, &games);
+        assert!(result.get("records").is_none());
+        insert_records(&mut result, &games);
+        let expected: Vec<Value> = (0..7).map(|i| json!([i, exp.play(5, i)])).collect();
+        assert_eq!(result["records"], json!(expected));
+        assert_eq!(result["games"], json!(7));
     }
 
     #[test]

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 
 use crate::games::puyo::rules::Placement;
 use crate::lab::runner::{
-    BatchOptions, Experiment, OutputOptions, Shard, print_result, result_json, run_records, terminal_bar, write_atomic,
+    BatchOptions, Experiment, OutputOptions, Shard, insert_records, print_result, result_json, run_records,
+    terminal_bar, write_atomic,
 };
 use crate::lab::stats::{median, quantile};
 
@@ -293,7 +294,11 @@ fn generate_many(a: GenerateArgs) -> anyhow::Result<()> {
         Some(path) => write_puzzles(path, &games.indices, &games.records)?,
         None => {}
     }
-    print_result(&result_json(&exp, b.seed, shard, &games), &b.output);
+    let mut result = result_json(&exp, b.seed, shard, &games);
+    if b.records {
+        insert_records(&mut result, &games);
+    }
+    print_result(&result, &b.output);
     Ok(())
 }
 
