@@ -178,6 +178,26 @@ fn a_traced_game_is_the_batch_game() {
     assert!(moves.iter().enumerate().all(|(i, m)| m.0 == i as u32 + 1));
     assert_eq!(moves.last().unwrap().1, played.chain, "{moves:?}");
 
+    // Versus: both players' moves, each with the other's field; the same game as the batch's.
+    let vs = VersusExp {
+        p1: AiKind::Potential,
+        p2: AiKind::Potential,
+        params: quick_params(),
+        games: 2,
+        max_ticks: 300,
+        garbage: GarbageRule::Paper,
+        colors: 4,
+    };
+    let mut per_side = [0u32; 2];
+    let traced = vs.play_traced(1, 1, &mut |m| {
+        per_side[m.side] += 1;
+        assert_eq!(m.number, per_side[m.side]);
+        assert!(m.opponent.is_some());
+    });
+    let played = vs.play(1, 1);
+    assert_eq!((traced.outcome, traced.ticks), (played.outcome, played.ticks));
+    assert!(per_side.iter().all(|&n| n > 5), "{per_side:?}");
+
     use clap::Parser;
     #[derive(Parser)]
     struct Top {

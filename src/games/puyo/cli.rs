@@ -132,6 +132,11 @@ pub struct VersusArgs {
     /// Garbage a chain sends: the paper's attack formula 6.1, or the Tsu score / 70.
     #[arg(long, value_enum, default_value_t = GarbageRule::Paper)]
     pub garbage: GarbageRule,
+    /// Play only game INDEX of the seed and print each player's moves (the pair, pending
+    /// garbage, the player's reason, both fields after it and any chain), then the game's record
+    /// as JSON.
+    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
+    pub trace: Option<u64>,
     #[command(flatten)]
     pub rules: TemplateArgs,
     #[command(flatten)]
@@ -166,20 +171,33 @@ fn trace<R: Serialize>(
 ) -> anyhow::Result<()> {
     anyhow::ensure!(index < count, "--trace {index}: the batch has {count} (indices 0 to {})", count.saturating_sub(1));
     let mut text = format!("index {index} of seed {seed}\n");
-    let record = play(&mut |m| {
-        let (axis, child) = (m.pair.axis.letter(), m.pair.child.letter());
-        let chain = match m.chain.links {
-            0 => String::new(),
-            n => format!("; {n}-link chain, attack {}", m.chain.attack()),
-        };
-        text += &format!("\nmove {} pair {axis}{child}: {}{chain}\n{}", m.number, m.decision.why, m.field);
-    });
+    let record = play(&mut |m| text += &describe_move(m));
     text += &format!("\n{}\n", serde_json::to_string(&record)?);
     // A reader that stops early (`| head`) is not an error.
     match std::io::stdout().write_all(text.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(()),
     }
+}
+
+/// A traced move: a header line, then the field (versus: both fields, player 1 on the left).
+fn describe_move(m: &TracedMove) -> String {
+    let (axis, child) = (m.pair.axis.letter(), m.pair.child.letter());
+    let chain = match m.chain.links {
+        0 => String::new(),
+        n => format!("; {n}-link chain, attack {}", m.chain.attack()),
+    };
+    let Some(opponent) = m.opponent else {
+        return format!("\nmove {} pair {axis}{child}: {}{chain}\n{}", m.number, m.decision.why, m.field);
+    };
+    let pending = if m.pending > 0 { format!(", {} garbage pending", m.pending) } else { String::new() };
+    let mut text =
+        format!("\nP{} move {} pair {axis}{child}{pending}: {}{chain}\n", m.side + 1, m.number, m.decision.why);
+    let (left, right) = if m.side == 0 { (m.field, opponent) } else { (opponent, m.field) };
+    for (l, r) in left.to_string().lines().zip(right.to_string().lines()) {
+        text += &format!("{l}   {r}\n");
+    }
+    text
 }
 
 fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
@@ -230,7 +248,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 garbage: a.garbage,
                 colors: a.rules.colors as usize,
             };
-            run_cli(&exp, &a.batch)?;
+            match a.trace {
+                Some(index) => trace(index, a.games, a.batch.seed, |t| exp.play_traced(a.batch.seed, index, t))?,
+                None => drop(run_cli(&exp, &a.batch)?),
+            }
         }
         Command::Templates(a) => {
             if let Some(dir) = &a.out {

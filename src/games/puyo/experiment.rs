@@ -34,13 +34,26 @@ fn player(kind: AiKind, params: &AiParams) -> Player {
 
 /// One move of a traced trial or game (`--trace`): what the player did and what came of it.
 pub struct TracedMove<'a> {
-    /// 1-based move number.
+    /// The player who moved (0 alone; 0 or 1 in versus).
+    pub side: usize,
+    /// The player's 1-based move number.
     pub number: u32,
     pub pair: Pair,
+    /// Garbage waiting to fall on the player when it decided (versus).
+    pub pending: u32,
     pub decision: &'a Decision,
     /// The field after the move and its chain.
     pub field: &'a Field,
     pub chain: Chain,
+    /// The other player's field at that time (versus).
+    pub opponent: Option<&'a Field>,
+}
+
+impl<'a> TracedMove<'a> {
+    /// A single-player move.
+    fn alone(number: u32, pair: Pair, decision: &'a Decision, field: &'a Field, chain: Chain) -> Self {
+        TracedMove { side: 0, number, pair, pending: 0, decision, field, chain, opponent: None }
+    }
 }
 
 /// E1: moves until the template player's best template scores >= the completion threshold.
@@ -119,7 +132,7 @@ impl Build {
                 s >= self.params.template.completion
             });
             played = m as u32 + 1;
-            trace(&TracedMove { number: played, pair: pairs[m], decision: &d, field: &field, chain });
+            trace(&TracedMove::alone(played, pairs[m], &d, &field, chain));
             if let Some(fires) = formation
                 && !rec.completed
             {
@@ -247,7 +260,7 @@ impl Endless {
                 uses_templates && s > self.params.switch
             });
             rec.moves = m as u32 + 1;
-            trace(&TracedMove { number: rec.moves, pair: pairs[m], decision: &d, field: &field, chain });
+            trace(&TracedMove::alone(rec.moves, pairs[m], &d, &field, chain));
             if let Some(fires) = formation {
                 rec.formation_move = if rec.formation_move == 0 { rec.moves } else { rec.formation_move };
                 rec.ready_move = if rec.ready_move == 0 && fires { rec.moves } else { rec.ready_move };
@@ -313,45 +326,7 @@ impl Experiment for VersusExp {
     }
 
     fn play(&self, seed: u64, index: u64) -> VersusRecord {
-        let ais = [player(self.p1, &self.params), player(self.p2, &self.params)];
-        let mut game = Versus::new(pairs_for(seed, index, self.colors, 1024), self.garbage);
-        let mut rng = sub_rng(seed, index, GARBAGE);
-        let start = Instant::now();
-        let mut moves = 0;
-        let mut first_attack = [None, None];
-        let outcome = loop {
-            let acting: Vec<usize> = game.to_move().collect();
-            let mut chosen = Vec::new();
-            for &i in &acting {
-                game.drop_garbage(i, &mut rng);
-                let known: Vec<Pair> = (0..KNOWN).map(|k| game.pair(i, k)).collect();
-                let side = &game.sides[i];
-                let obs = Observation {
-                    field: &side.field,
-                    pairs: &known,
-                    pending: side.incoming(),
-                    opponent: Some(&game.sides[1 - i].field),
-                    garbage: self.garbage,
-                };
-                let d = if side.field.is_dead() { None } else { ais[i].decide(&obs) };
-                chosen.push((i, d.map(|d| d.placement)));
-            }
-            for (i, p) in chosen {
-                let tick = game.tick;
-                let chain = game.apply(i, p);
-                moves += 1;
-                if let Some(c) = chain.filter(|c| c.links >= ATTACK_LINKS) {
-                    first_attack[i].get_or_insert(Attack { tick, moves: game.sides[i].moves, links: c.links });
-                }
-            }
-            if let Some(o) = game.end_tick() {
-                break o;
-            }
-            if game.tick >= self.max_ticks {
-                break Outcome::Draw;
-            }
-        };
-        VersusRecord { outcome, ticks: game.tick, ms: ms_per(start, moves), first_attack }
+        self.play_traced(seed, index, &mut |_| {})
     }
 
     fn summarize(&self, records: &[VersusRecord]) -> Map<String, Value> {
@@ -383,6 +358,56 @@ impl Experiment for VersusExp {
             records.iter().filter(|r| matches!(r.outcome, Outcome::Win(w) if attacked_first(r, w))).count();
         m.insert("won_by_first_attacker".into(), json!(won_by_first as f64 / records.len().max(1) as f64));
         m
+    }
+}
+
+impl VersusExp {
+    /// Game `index` of `seed`, showing every move of both players to `trace` (`--trace`).
+    pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
+        let ais = [player(self.p1, &self.params), player(self.p2, &self.params)];
+        let mut game = Versus::new(pairs_for(seed, index, self.colors, 1024), self.garbage);
+        let mut rng = sub_rng(seed, index, GARBAGE);
+        let start = Instant::now();
+        let mut moves = 0;
+        let mut first_attack = [None, None];
+        let outcome = loop {
+            let acting: Vec<usize> = game.to_move().collect();
+            let mut chosen = Vec::new();
+            for &i in &acting {
+                game.drop_garbage(i, &mut rng);
+                let known: Vec<Pair> = (0..KNOWN).map(|k| game.pair(i, k)).collect();
+                let side = &game.sides[i];
+                let obs = Observation {
+                    field: &side.field,
+                    pairs: &known,
+                    pending: side.incoming(),
+                    opponent: Some(&game.sides[1 - i].field),
+                    garbage: self.garbage,
+                };
+                let d = if side.field.is_dead() { None } else { ais[i].decide(&obs) };
+                chosen.push((i, d, known[0], obs.pending));
+            }
+            for (i, d, pair, pending) in chosen {
+                let tick = game.tick;
+                let chain = game.apply(i, d.as_ref().map(|d| d.placement));
+                moves += 1;
+                if let (Some(decision), Some(chain)) = (&d, chain) {
+                    let (side, other) = (&game.sides[i], &game.sides[1 - i]);
+                    let (field, number, opponent) = (&side.field, side.moves, Some(&other.field));
+                    trace(&TracedMove { side: i, number, pair, pending, decision, field, chain, opponent });
+                }
+                if let Some(c) = chain.filter(|c| c.links >= ATTACK_LINKS) {
+                    first_attack[i].get_or_insert(Attack { tick, moves: game.sides[i].moves, links: c.links });
+                }
+            }
+            if let Some(o) = game.end_tick() {
+                break o;
+            }
+            if game.tick >= self.max_ticks {
+                break Outcome::Draw;
+            }
+        };
+        VersusRecord { outcome, ticks: game.tick, ms: ms_per(start, moves), first_attack }
     }
 }
 
