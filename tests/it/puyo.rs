@@ -3,7 +3,7 @@
 
 use asobi::games::puyo::ai::template::load_group;
 use asobi::games::puyo::ai::{AiKind, AiParams, labeling::CompileOptions};
-use asobi::games::puyo::experiment::{Build, Endless, VersusExp};
+use asobi::games::puyo::experiment::{Build, Endless, Traced, VersusExp};
 use asobi::games::puyo::rules::GarbageRule;
 use asobi::games::puyo::{MERGERS, benches, cli};
 use asobi::lab::runner::{Experiment, Shard, merge, result_json, run_records};

@@ -5,13 +5,12 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use serde::Serialize;
 
 use super::ai::labeling::WeightRule;
 use super::ai::template::load_group;
 use super::ai::template_search::Select;
 use super::ai::{AiKind, AiParams};
-use super::experiment::{Build, Endless, TracedMove, VersusExp};
+use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
 use super::generate::{Style, variants};
 use super::rules::GarbageRule;
 use crate::lab::runner::{BatchOptions, run_cli, write_atomic};
@@ -70,6 +69,16 @@ fn weight_power(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `--trace`, shared by the experiments.
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// Play only trial (game) INDEX of the seed and print each move: the pair, the player's
+    /// reason, the field after it (versus: both fields and the garbage pending) and any chain;
+    /// then its record as JSON.
+    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
+    pub trace: Option<u64>,
+}
+
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// Search depth (pairs read: current + previews).
@@ -84,10 +93,8 @@ pub struct BuildArgs {
     /// A trial fails if it has not completed after this many moves.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_moves: u32,
-    /// Play only trial INDEX of the seed and print each move (the pair, the player's reason, the
-    /// field after it and any chain), then the trial's record as JSON.
-    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
-    pub trace: Option<u64>,
+    #[command(flatten)]
+    pub trace: TraceArgs,
     #[command(flatten)]
     pub rules: TemplateArgs,
     #[command(flatten)]
@@ -105,10 +112,8 @@ pub struct EndlessArgs {
     /// A game that has not fired after this many moves scores no chain.
     #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_moves: u32,
-    /// Play only game INDEX of the seed and print each move (the pair, the player's reason, the
-    /// field after it and any chain), then the game's record as JSON.
-    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
-    pub trace: Option<u64>,
+    #[command(flatten)]
+    pub trace: TraceArgs,
     #[command(flatten)]
     pub rules: TemplateArgs,
     #[command(flatten)]
@@ -132,11 +137,8 @@ pub struct VersusArgs {
     /// Garbage a chain sends: the paper's attack formula 6.1, or the Tsu score / 70.
     #[arg(long, value_enum, default_value_t = GarbageRule::Paper)]
     pub garbage: GarbageRule,
-    /// Play only game INDEX of the seed and print each player's moves (the pair, pending
-    /// garbage, the player's reason, both fields after it and any chain), then the game's record
-    /// as JSON.
-    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
-    pub trace: Option<u64>,
+    #[command(flatten)]
+    pub trace: TraceArgs,
     #[command(flatten)]
     pub rules: TemplateArgs,
     #[command(flatten)]
@@ -162,16 +164,16 @@ pub struct TemplatesArgs {
     pub out: Option<PathBuf>,
 }
 
-/// `--trace`: plays trial (or game) `index` of the batch, printing each move, then its record.
-fn trace<R: Serialize>(
-    index: u64,
-    count: u64,
-    seed: u64,
-    play: impl FnOnce(&mut dyn FnMut(&TracedMove)) -> R,
-) -> anyhow::Result<()> {
+/// Runs the experiment, or with `--trace` plays one of its games, printing each move, then its
+/// record.
+fn run_or_trace<E: Traced>(exp: &E, trace: &TraceArgs, batch: &BatchOptions) -> anyhow::Result<()> {
+    let Some(index) = trace.trace else {
+        return run_cli(exp, batch).map(drop);
+    };
+    let count = exp.games();
     anyhow::ensure!(index < count, "--trace {index}: the batch has {count} (indices 0 to {})", count.saturating_sub(1));
-    let mut text = format!("index {index} of seed {seed}\n");
-    let record = play(&mut |m| text += &describe_move(m));
+    let mut text = format!("index {index} of seed {}\n", batch.seed);
+    let record = exp.play_traced(batch.seed, index, &mut |m| text += &describe_move(m));
     text += &format!("\n{}\n", serde_json::to_string(&record)?);
     // A reader that stops early (`| head`) is not an error.
     match std::io::stdout().write_all(text.as_bytes()) {
@@ -223,19 +225,13 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             params.template.depth = a.depth as usize;
             params.template.select = a.select;
             let exp = Build { params, trials: a.trials, max_moves: a.max_moves, colors: a.rules.colors as usize };
-            match a.trace {
-                Some(index) => trace(index, a.trials, a.batch.seed, |t| exp.play_traced(a.batch.seed, index, t))?,
-                None => drop(run_cli(&exp, &a.batch)?),
-            }
+            run_or_trace(&exp, &a.trace, &a.batch)?;
         }
         Command::Endless(a) => {
             let params = ai_params(&a.rules)?;
             let exp =
                 Endless { ai: a.ai, params, games: a.games, max_moves: a.max_moves, colors: a.rules.colors as usize };
-            match a.trace {
-                Some(index) => trace(index, a.games, a.batch.seed, |t| exp.play_traced(a.batch.seed, index, t))?,
-                None => drop(run_cli(&exp, &a.batch)?),
-            }
+            run_or_trace(&exp, &a.trace, &a.batch)?;
         }
         Command::Versus(a) => {
             let params = ai_params(&a.rules)?;
@@ -248,10 +244,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 garbage: a.garbage,
                 colors: a.rules.colors as usize,
             };
-            match a.trace {
-                Some(index) => trace(index, a.games, a.batch.seed, |t| exp.play_traced(a.batch.seed, index, t))?,
-                None => drop(run_cli(&exp, &a.batch)?),
-            }
+            run_or_trace(&exp, &a.trace, &a.batch)?;
         }
         Command::Templates(a) => {
             if let Some(dir) = &a.out {

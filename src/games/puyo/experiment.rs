@@ -56,6 +56,13 @@ impl<'a> TracedMove<'a> {
     }
 }
 
+/// Experiments whose games can be replayed move by move (`--trace`); `play` is the same game
+/// shown to nobody.
+pub trait Traced: Experiment {
+    /// Game `index` of `seed`, showing every move to `trace`.
+    fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> Self::Record;
+}
+
 /// E1: moves until the template player's best template scores >= the completion threshold.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Build {
@@ -116,9 +123,8 @@ impl Experiment for Build {
     }
 }
 
-impl Build {
-    /// Trial `index` of `seed`, showing every move to `trace` (`--trace`).
-    pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> BuildRecord {
+impl Traced for Build {
+    fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> BuildRecord {
         let ai = player(AiKind::Template, &self.params);
         let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
         let mut field = Field::new();
@@ -243,9 +249,8 @@ impl Experiment for Endless {
     }
 }
 
-impl Endless {
-    /// Game `index` of `seed`, showing every move to `trace` (`--trace`).
-    pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> EndlessRecord {
+impl Traced for Endless {
+    fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> EndlessRecord {
         let ai = player(self.ai, &self.params);
         let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
         let mut field = Field::new();
@@ -361,9 +366,8 @@ impl Experiment for VersusExp {
     }
 }
 
-impl VersusExp {
-    /// Game `index` of `seed`, showing every move of both players to `trace` (`--trace`).
-    pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
+impl Traced for VersusExp {
+    fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
         let ais = [player(self.p1, &self.params), player(self.p2, &self.params)];
         let mut game = Versus::new(pairs_for(seed, index, self.colors, 1024), self.garbage);
         let mut rng = sub_rng(seed, index, GARBAGE);
