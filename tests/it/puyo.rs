@@ -36,6 +36,12 @@ fn quick_params() -> AiParams {
     p
 }
 
+/// Two quick potential maximizers, two games.
+fn quick_versus(garbage: GarbageRule) -> VersusExp {
+    let (p1, p2) = (AiKind::Potential, AiKind::Potential);
+    VersusExp { p1, p2, params: quick_params(), games: 2, max_ticks: 300, garbage, colors: 4 }
+}
+
 #[test]
 fn endless_is_thread_independent_and_shards_merge() {
     let exp = Endless { ai: AiKind::Potential, params: quick_params(), games: 6, max_moves: 40, colors: 4 };
@@ -79,15 +85,7 @@ fn build_and_versus_report_the_contract_fields() {
     ] {
         assert!(m.contains_key(f), "{f}");
     }
-    let vs = VersusExp {
-        p1: AiKind::Potential,
-        p2: AiKind::Potential,
-        params: quick_params(),
-        games: 2,
-        max_ticks: 300,
-        garbage: GarbageRule::Tsu,
-        colors: 4,
-    };
+    let vs = quick_versus(GarbageRule::Tsu);
     let Value::Object(m) = run(&vs, 1, Shard::WHOLE) else { unreachable!() };
     for f in
         ["games", "p1_wins", "p2_wins", "draws", "p1_win_rate", "ci95", "chi2", "elo_diff", "won_by_first_attacker"]
@@ -179,15 +177,7 @@ fn a_traced_game_is_the_batch_game() {
     assert_eq!(moves.last().unwrap().1, played.chain, "{moves:?}");
 
     // Versus: both players' moves, each with the other's field; the same game as the batch's.
-    let vs = VersusExp {
-        p1: AiKind::Potential,
-        p2: AiKind::Potential,
-        params: quick_params(),
-        games: 2,
-        max_ticks: 300,
-        garbage: GarbageRule::Paper,
-        colors: 4,
-    };
+    let vs = quick_versus(GarbageRule::Paper);
     let mut per_side = [0u32; 2];
     let traced = vs.play_traced(1, 1, &mut |m| {
         per_side[m.side] += 1;
