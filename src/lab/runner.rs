@@ -5,7 +5,7 @@
 //! gives the same records whatever the thread count, and shards merged give the same result
 //! as one run ([`merge`]).
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -220,6 +220,14 @@ pub fn run_cli<E: Experiment>(exp: &E, opts: &BatchOptions) -> anyhow::Result<Va
     Ok(result)
 }
 
+/// Writes `text` to stdout at once; a reader that stops early (`| head`) is not an error.
+pub fn print_text(text: &str) -> anyhow::Result<()> {
+    match std::io::stdout().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 /// Prints a result object as the output options ask.
 pub fn print_result(result: &Value, output: &OutputOptions) {
     if output.json {
@@ -358,7 +366,6 @@ pub fn merge<E: Experiment>(files: &[(String, Map<String, Value>)]) -> anyhow::R
 /// Writes a file atomically: a temporary file in the same folder, then a rename, so an
 /// interrupted write never leaves a half-written file in place of the user's data.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().with_context(|| format!("{} is not a file path", path.display()))?;
     let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));

@@ -9,7 +9,7 @@ use asobi::games::shanghai::generator::DealSource;
 use asobi::games::shanghai::io::instances::{Instance, InstanceFile};
 use asobi::games::shanghai::io::kmahjongg;
 use asobi::games::shanghai::level::{Weights, WeightsFile};
-use asobi::lab::runner::{Shard, result_json, run_records};
+use asobi::lab::runner::{Experiment, Shard, result_json, run_records};
 use clap::Parser;
 
 /// The turtle as a v1.0 file (fixed 32 x 16 x 5, no size lines, `#` lines skipped).
@@ -99,6 +99,29 @@ fn blunder_search_keeps_the_games_and_names_a_cause_for_each_loss() {
     assert_eq!(counted, lost, "{v}");
     let with_safe = b.records.iter().filter(|r| r.safe_lead.is_some()).count() as u64;
     assert_eq!(v["blunders"]["search_with_safe_move"].as_u64(), Some(with_safe), "{v}");
+}
+
+/// `eval --trace` shows the batch's own game: one decision per move, two tiles each, and with
+/// `--blunders` the losing move marked once in a lost game; an index outside the batch is an
+/// error.
+#[test]
+fn a_traced_game_is_the_batch_game() {
+    let exp = Eval { player: PlayerParams { n: 1, depth: 1, ..PlayerParams::default() }, blunders: true, ..eval_exp() };
+    let tiles = load("mini_spider").unwrap().positions.len() as u32;
+    for index in 0..exp.games() {
+        let mut moves = Vec::new();
+        let traced = exp.play_traced(5, index, &mut |m| moves.push((m.number, m.tiles_left, m.lost_here)));
+        let played = exp.play(5, index);
+        assert_eq!((traced.solved, traced.blunder), (played.solved, played.blunder));
+        assert!(moves.iter().enumerate().all(|(i, m)| m.0 == i as u32 + 1 && m.1 == tiles - 2 * i as u32));
+        let marked = moves.iter().filter(|m| m.2).count();
+        let decided = matches!(played.blunder, Some((b, _)) if b != Blunder::Unproven);
+        assert_eq!(marked, usize::from(decided), "{played:?}");
+        assert_eq!(played.solved, moves.len() as u32 * 2 == tiles);
+    }
+    let e = run(&["eval", "--instances", "2", "--plays", "1", "--trace", "2"]).unwrap_err().to_string();
+    assert!(e.contains("--trace 2"), "{e}");
+    assert!(run(&["eval", "--trace", "0", "--json"]).is_err());
 }
 
 /// Also with random tie-breaks: they draw from each game's own generator.

@@ -1,6 +1,5 @@
 //! `asobi puyo ...`: the paper's experiments and the template generator (thin clap glue).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -13,7 +12,7 @@ use super::ai::{AiKind, AiParams};
 use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
 use super::generate::{Style, variants};
 use super::rules::GarbageRule;
-use crate::lab::runner::{BatchOptions, run_cli, write_atomic};
+use crate::lab::runner::{BatchOptions, print_text, run_cli, write_atomic};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -175,11 +174,7 @@ fn run_or_trace<E: Traced>(exp: &E, trace: &TraceArgs, batch: &BatchOptions) -> 
     let mut text = format!("index {index} of seed {}\n", batch.seed);
     let record = exp.play_traced(batch.seed, index, &mut |m| text += &describe_move(m));
     text += &format!("\n{}\n", serde_json::to_string(&record)?);
-    // A reader that stops early (`| head`) is not an error.
-    match std::io::stdout().write_all(text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
+    print_text(&text)
 }
 
 /// A traced move: a header line, then the field (versus: both fields, player 1 on the left).

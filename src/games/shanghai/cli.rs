@@ -16,7 +16,7 @@ use super::io::instances::{Instance, InstanceFile};
 use super::layout::Layout;
 use super::level::{Weights, WeightsFile};
 use crate::lab::rng::game_rng;
-use crate::lab::runner::{BatchOptions, OutputOptions, print_result, run_cli, write_atomic};
+use crate::lab::runner::{BatchOptions, Experiment, OutputOptions, print_result, print_text, run_cli, write_atomic};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -65,6 +65,11 @@ pub struct EvalArgs {
     /// move, a guess, a searched move (`blunders` in the result; the decisions are the same).
     #[arg(long)]
     pub blunders: bool,
+    /// Play only game INDEX (deal INDEX / plays, play INDEX % plays) and print each decision:
+    /// the tiles left, the pair removed, the certain-move rule or the best mean values (with
+    /// --blunders, the move that lost the real deal), then the game's record as JSON.
+    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
+    pub trace: Option<u64>,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -219,6 +224,46 @@ fn player_weights(layout: &Layout, file: &Option<PathBuf>) -> anyhow::Result<Wei
     file.as_deref().map_or_else(|| Ok(weights_for(&layout.name)), read_weights)
 }
 
+/// `eval --trace`: plays game `index` of the batch, printing each decision, then its record.
+fn trace_eval(exp: &Eval, index: u64, seed: u64) -> anyhow::Result<()> {
+    let games = exp.games();
+    anyhow::ensure!(
+        index < games,
+        "--trace {index}: the batch has {games} games (indices 0 to {})",
+        games.saturating_sub(1)
+    );
+    let layout = exp.layout.layout().clone();
+    let (deal, play) = (index / exp.plays, index % exp.plays);
+    let mut text = format!("{} deal {deal}, play {play}, seed {seed}\n", layout.name);
+    let tile = |t: u16| {
+        let p = layout.positions[t as usize];
+        format!("{t} ({}, {}, {})", p.x, p.y, p.z)
+    };
+    let record = exp.play_traced(seed, index, &mut |m| {
+        let d = m.decision;
+        text += &format!(
+            "move {}, {} tiles: kind {} at {} + {}: {}",
+            m.number,
+            m.tiles_left,
+            m.kind,
+            tile(d.mv.a),
+            tile(d.mv.b),
+            d.why
+        );
+        let mut others: Vec<_> = d.values.iter().filter(|(mv, _)| *mv != d.mv).collect();
+        others.sort_by(|x, y| y.1.total_cmp(&x.1));
+        for (mv, v) in others.iter().take(2) {
+            text += &format!("; next {v:.3} at {} + {}", mv.a, mv.b);
+        }
+        if m.lost_here {
+            text += "\n  the real deal is unsolvable from here (the peeking solver)";
+        }
+        text += "\n";
+    });
+    text += &format!("{}\n", serde_json::to_string(&record)?);
+    print_text(&text)
+}
+
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Eval(a) => {
@@ -243,7 +288,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() });
             let exp =
                 Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals, blunders: a.blunders };
-            run_cli(&exp, &a.batch)?;
+            match a.trace {
+                Some(index) => trace_eval(&exp, index, a.batch.seed)?,
+                None => drop(run_cli(&exp, &a.batch)?),
+            }
         }
         Command::Oracle(a) => {
             let source = if a.random { DealSource::Random } else { DealSource::Generator };

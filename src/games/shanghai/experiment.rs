@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::ai::solver::{Solver, Verdict};
-use super::ai::{Player, PlayerParams, VirtualPlayer, is_guess, play_out};
+use super::ai::{Decision, Player, PlayerParams, VirtualPlayer, is_guess, play_out};
 use super::generator::{DealSource, deal};
 use super::layout::Layout;
 use super::level::LayoutFile;
@@ -106,16 +106,37 @@ pub enum Blunder {
 /// Solver nodes spent on the real deal after each move when looking for the blunder.
 pub const BLUNDER_NODES: u64 = 2_000_000;
 
-/// Plays `game` to its end like [`play_out`] (the same decisions), checking after each move
-/// whether the real deal is still solvable; returns whether it was cleared and, if not, the
-/// blunder with the tiles left after it and, for a searched one, the lead of the chosen move
-/// over the best-valued move that kept the deal solvable.
-fn play_finding_blunder(game: &mut Game, player: &VirtualPlayer, rng: &mut GameRng) -> EvalRecord {
+/// One decision of a traced game (`shanghai eval --trace`).
+pub struct TracedDecision<'a> {
+    /// 1-based move number.
+    pub number: u32,
+    /// Tiles on the board before the move.
+    pub tiles_left: u32,
+    pub decision: &'a Decision,
+    /// The kind of the two tiles removed.
+    pub kind: Kind,
+    /// With [`Eval::blunders`]: the real deal was solvable before this move and is proven
+    /// unsolvable after it.
+    pub lost_here: bool,
+}
+
+/// Plays `game` to its end like [`play_out`] (the same decisions), showing each to `trace`.
+/// With `find_blunder`, checks after each move whether the real deal is still solvable and
+/// records, for a lost game, the blunder with the tiles left after it and, for a searched
+/// one, the lead of the chosen move over the best-valued move that kept the deal solvable.
+fn play_recorded(
+    game: &mut Game,
+    player: &VirtualPlayer,
+    rng: &mut GameRng,
+    find_blunder: bool,
+    trace: &mut dyn FnMut(&TracedDecision),
+) -> EvalRecord {
     let lost = |game: &Game| {
         Solver::new(&game.layout, &game.kinds).solve_within(game.present, BLUNDER_NODES) == Verdict::Unsolvable
     };
-    let mut blunder = lost(game).then_some((Blunder::Dealt, game.present.len() as u32));
+    let mut blunder = (find_blunder && lost(game)).then_some((Blunder::Dealt, game.present.len() as u32));
     let mut safe_lead = None;
+    let mut number = 0;
     loop {
         let obs = game.observation();
         let Some(d) = player.decide(&obs, rng) else { break };
@@ -126,7 +147,8 @@ fn play_finding_blunder(game: &mut Game, player: &VirtualPlayer, rng: &mut GameR
         };
         let before = game.clone();
         game.play(d.mv).expect("players choose legal moves");
-        if blunder.is_none() && lost(game) {
+        let lost_here = find_blunder && blunder.is_none() && lost(game);
+        if lost_here {
             blunder = Some((cause, game.present.len() as u32));
             let chosen = d.values.iter().find(|(m, _)| *m == d.mv).map_or(0.0, |v| v.1);
             let safe = |&&(m, _): &&(Move, f64)| {
@@ -136,9 +158,12 @@ fn play_finding_blunder(game: &mut Game, player: &VirtualPlayer, rng: &mut GameR
             let best_safe = d.values.iter().filter(|(m, _)| *m != d.mv).filter(safe).map(|v| v.1).reduce(f64::max);
             safe_lead = best_safe.filter(|_| cause == Blunder::Search).map(|v| chosen - v);
         }
+        number += 1;
+        let (tiles_left, kind) = (before.present.len() as u32, before.kinds[d.mv.a as usize]);
+        trace(&TracedDecision { number, tiles_left, decision: &d, kind, lost_here });
     }
     let solved = game.is_won();
-    let blunder = if solved { None } else { blunder.or(Some((Blunder::Unproven, 0))) };
+    let blunder = if solved || !find_blunder { None } else { blunder.or(Some((Blunder::Unproven, 0))) };
     EvalRecord { solved, ms: 0.0, blunder, safe_lead }
 }
 
@@ -149,17 +174,7 @@ impl Experiment for Eval {
         self.instances * self.plays
     }
     fn play(&self, seed: u64, index: u64) -> EvalRecord {
-        let start = Instant::now();
-        let layout = self.layout.layout();
-        let mut game = Game::new(layout.clone(), self.deals.get(layout, seed, index / self.plays));
-        let player = VirtualPlayer { params: self.player };
-        let mut rng = sub_rng(seed, index, PLAY_STREAM);
-        let record = if self.blunders {
-            play_finding_blunder(&mut game, &player, &mut rng)
-        } else {
-            EvalRecord { solved: play_out(&mut game, &player, &mut rng), ms: 0.0, blunder: None, safe_lead: None }
-        };
-        EvalRecord { ms: ms(start), ..record }
+        self.play_traced(seed, index, &mut |_| {})
     }
     fn summarize(&self, records: &[EvalRecord]) -> Map<String, Value> {
         let solved = records.iter().filter(|r| r.solved).count() as u64;
@@ -175,6 +190,19 @@ impl Experiment for Eval {
             m.insert("blunders".into(), blunder_summary(records));
         }
         m
+    }
+}
+
+impl Eval {
+    /// Game `index` (deal `index / plays`) of `seed`, showing every decision to `trace`.
+    pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedDecision)) -> EvalRecord {
+        let start = Instant::now();
+        let layout = self.layout.layout();
+        let mut game = Game::new(layout.clone(), self.deals.get(layout, seed, index / self.plays));
+        let player = VirtualPlayer { params: self.player };
+        let mut rng = sub_rng(seed, index, PLAY_STREAM);
+        let record = play_recorded(&mut game, &player, &mut rng, self.blunders, trace);
+        EvalRecord { ms: ms(start), ..record }
     }
 }
 
