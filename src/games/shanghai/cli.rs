@@ -15,6 +15,7 @@ use super::generator::{DealSource, backward_play};
 use super::io::instances::{Instance, InstanceFile};
 use super::layout::Layout;
 use super::level::{Weights, WeightsFile};
+use super::rules::UNKNOWN;
 use crate::lab::rng::game_rng;
 use crate::lab::runner::{BatchOptions, Experiment, OutputOptions, print_result, print_text, run_cli, write_atomic};
 
@@ -256,7 +257,26 @@ fn trace_eval(exp: &Eval, index: u64, seed: u64) -> anyhow::Result<()> {
             text += &format!("; next {v:.3} at {} + {}", mv.a, mv.b);
         }
         if m.lost_here {
-            text += "\n  the real deal is unsolvable from here (the peeking solver)";
+            let (game, obs) = (m.before, m.before.observation());
+            let free = layout.free_tiles(&game.present);
+            let rest: Vec<String> = (game.present.iter())
+                .filter(|&t| game.kinds[t] == m.kind && t != d.mv.a as usize && t != d.mv.b as usize)
+                .map(|t| {
+                    let seen = if free.contains(t) {
+                        "free"
+                    } else if obs.kinds[t] == UNKNOWN {
+                        "hidden"
+                    } else {
+                        "seen"
+                    };
+                    format!("{} {seen}", tile(t as u16))
+                })
+                .collect();
+            text += &format!(
+                "\n  the real deal is unsolvable from here (the peeking solver); the rest of kind {}: {}",
+                m.kind,
+                rest.join(", ")
+            );
         }
         text += "\n";
     });

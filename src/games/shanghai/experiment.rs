@@ -118,6 +118,9 @@ pub struct TracedDecision<'a> {
     /// With [`Eval::blunders`]: the real deal was solvable before this move and is proven
     /// unsolvable after it.
     pub lost_here: bool,
+    /// The real game before the move, hidden tiles included (for the reader; the player saw
+    /// only its observation).
+    pub before: &'a Game,
 }
 
 /// Plays `game` to its end like [`play_out`] (the same decisions), showing each to `trace`.
@@ -160,7 +163,7 @@ fn play_recorded(
         }
         number += 1;
         let (tiles_left, kind) = (before.present.len() as u32, before.kinds[d.mv.a as usize]);
-        trace(&TracedDecision { number, tiles_left, decision: &d, kind, lost_here });
+        trace(&TracedDecision { number, tiles_left, decision: &d, kind, lost_here, before: &before });
     }
     let solved = game.is_won();
     let blunder = if solved || !find_blunder { None } else { blunder.or(Some((Blunder::Unproven, 0))) };
