@@ -220,6 +220,16 @@ pub fn run_cli<E: Experiment>(exp: &E, opts: &BatchOptions) -> anyhow::Result<Va
     Ok(result)
 }
 
+/// `--trace INDEX` must name one of the batch's `games`.
+pub fn check_trace_index(index: u64, games: u64) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        index < games,
+        "--trace {index}: the batch has {games} games (indices 0 to {})",
+        games.saturating_sub(1)
+    );
+    Ok(())
+}
+
 /// Writes `text` to stdout at once; a reader that stops early (`| head`) is not an error.
 pub fn print_text(text: &str) -> anyhow::Result<()> {
     match std::io::stdout().write_all(text.as_bytes()) {

@@ -12,7 +12,7 @@ use super::ai::{AiKind, AiParams};
 use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
 use super::generate::{Style, variants};
 use super::rules::GarbageRule;
-use crate::lab::runner::{BatchOptions, print_text, run_cli, write_atomic};
+use crate::lab::runner::{BatchOptions, check_trace_index, print_text, run_cli, write_atomic};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -169,8 +169,7 @@ fn run_or_trace<E: Traced>(exp: &E, trace: &TraceArgs, batch: &BatchOptions) -> 
     let Some(index) = trace.trace else {
         return run_cli(exp, batch).map(drop);
     };
-    let count = exp.games();
-    anyhow::ensure!(index < count, "--trace {index}: the batch has {count} (indices 0 to {})", count.saturating_sub(1));
+    check_trace_index(index, exp.games())?;
     let mut text = format!("index {index} of seed {}\n", batch.seed);
     let record = exp.play_traced(batch.seed, index, &mut |m| text += &describe_move(m));
     text += &format!("\n{}\n", serde_json::to_string(&record)?);

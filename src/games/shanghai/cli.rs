@@ -10,14 +10,16 @@ use serde_json::{Value, json};
 use super::ai::tune::{TuneOptions, tune};
 use super::ai::{PlayerParams, SOLVE_NODES, TieBreak};
 use super::catalog::{bundled, load, read_weights, weights_for};
-use super::experiment::{Deals, Eval, Generate, OnLayout, Oracle};
+use super::experiment::{Deals, Eval, Generate, OnLayout, Oracle, TracedDecision};
 use super::generator::{DealSource, backward_play};
 use super::io::instances::{Instance, InstanceFile};
 use super::layout::Layout;
 use super::level::{Weights, WeightsFile};
 use super::rules::UNKNOWN;
 use crate::lab::rng::game_rng;
-use crate::lab::runner::{BatchOptions, Experiment, OutputOptions, print_result, print_text, run_cli, write_atomic};
+use crate::lab::runner::{
+    BatchOptions, Experiment, OutputOptions, check_trace_index, print_result, print_text, run_cli, write_atomic,
+};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -227,61 +229,55 @@ fn player_weights(layout: &Layout, file: &Option<PathBuf>) -> anyhow::Result<Wei
 
 /// `eval --trace`: plays game `index` of the batch, printing each decision, then its record.
 fn trace_eval(exp: &Eval, index: u64, seed: u64) -> anyhow::Result<()> {
-    let games = exp.games();
-    anyhow::ensure!(
-        index < games,
-        "--trace {index}: the batch has {games} games (indices 0 to {})",
-        games.saturating_sub(1)
-    );
+    check_trace_index(index, exp.games())?;
     let layout = exp.layout.layout().clone();
     let (deal, play) = (index / exp.plays, index % exp.plays);
     let mut text = format!("{} deal {deal}, play {play}, seed {seed}\n", layout.name);
-    let tile = |t: u16| {
-        let p = layout.positions[t as usize];
-        format!("{t} ({}, {}, {})", p.x, p.y, p.z)
-    };
-    let record = exp.play_traced(seed, index, &mut |m| {
-        let d = m.decision;
-        text += &format!(
-            "move {}, {} tiles: kind {} at {} + {}: {}",
-            m.number,
-            m.tiles_left,
-            m.kind,
-            tile(d.mv.a),
-            tile(d.mv.b),
-            d.why
-        );
-        let mut others: Vec<_> = d.values.iter().filter(|(mv, _)| *mv != d.mv).collect();
-        others.sort_by(|x, y| y.1.total_cmp(&x.1));
-        for (mv, v) in others.iter().take(2) {
-            text += &format!("; next {v:.3} at {} + {}", mv.a, mv.b);
-        }
-        if m.lost_here {
-            let (game, obs) = (m.before, m.before.observation());
-            let free = layout.free_tiles(&game.present);
-            let rest: Vec<String> = (game.present.iter())
-                .filter(|&t| game.kinds[t] == m.kind && t != d.mv.a as usize && t != d.mv.b as usize)
-                .map(|t| {
-                    let seen = if free.contains(t) {
-                        "free"
-                    } else if obs.kinds[t] == UNKNOWN {
-                        "hidden"
-                    } else {
-                        "seen"
-                    };
-                    format!("{} {seen}", tile(t as u16))
-                })
-                .collect();
-            text += &format!(
-                "\n  the real deal is unsolvable from here (the peeking solver); the rest of kind {}: {}",
-                m.kind,
-                rest.join(", ")
-            );
-        }
-        text += "\n";
-    });
+    let record = exp.play_traced(seed, index, &mut |m| text += &describe_decision(&layout, m));
     text += &format!("{}\n", serde_json::to_string(&record)?);
     print_text(&text)
+}
+
+/// Tile `t` as its index and position.
+fn describe_tile(layout: &Layout, t: usize) -> String {
+    let p = layout.positions[t];
+    format!("{t} ({}, {}, {})", p.x, p.y, p.z)
+}
+
+/// A traced decision: the pair removed, the rule or the best values, and at the move that
+/// lost the real deal where the rest of that kind lies.
+fn describe_decision(layout: &Layout, m: &TracedDecision) -> String {
+    let d = m.decision;
+    let (a, b) = (d.mv.a as usize, d.mv.b as usize);
+    let (tile_a, tile_b) = (describe_tile(layout, a), describe_tile(layout, b));
+    let mut text =
+        format!("move {}, {} tiles: kind {} at {tile_a} + {tile_b}: {}", m.number, m.tiles_left, m.kind, d.why);
+    let mut others: Vec<_> = d.values.iter().filter(|(mv, _)| *mv != d.mv).collect();
+    others.sort_by(|x, y| y.1.total_cmp(&x.1));
+    for (mv, v) in others.iter().take(2) {
+        text += &format!("; next {v:.3} at {} + {}", mv.a, mv.b);
+    }
+    if m.lost_here {
+        let (game, obs) = (m.before, m.before.observation());
+        let free = layout.free_tiles(&game.present);
+        let rest: Vec<String> = (game.present.iter())
+            .filter(|&t| game.kinds[t] == m.kind && t != a && t != b)
+            .map(|t| {
+                let seen = match (free.contains(t), obs.kinds[t] == UNKNOWN) {
+                    (true, _) => "free",
+                    (false, true) => "hidden",
+                    (false, false) => "seen",
+                };
+                format!("{} {seen}", describe_tile(layout, t))
+            })
+            .collect();
+        text += &format!(
+            "\n  the real deal is unsolvable from here (the peeking solver); the rest of kind {}: {}",
+            m.kind,
+            rest.join(", ")
+        );
+    }
+    text + "\n"
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
