@@ -195,6 +195,8 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(e.contains("at least 1"), "{e}");
     let e = run(&["eval", "--ties", "sideways", "--json"]).unwrap_err().to_string();
     assert!(e.contains("--ties") && e.contains("sideways"), "{e}");
+    let e = run(&["eval", "--terminal-at-depth", "maybe", "--json"]).unwrap_err().to_string();
+    assert!(e.contains("--terminal-at-depth") && e.contains("maybe"), "{e}");
     let dir = std::env::temp_dir().join(format!("asobi-shanghai-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bad.layout");

@@ -100,6 +100,10 @@ pub struct ExtensionArgs {
     /// higher action value (default: value with --dead-ends, first without).
     #[arg(long, value_enum)]
     pub ties: Option<TieBreak>,
+    /// Score cleared and stuck positions 1 and 0 also at depth D (false: the paper's rule, a
+    /// move at depth D is worth its action value alone, whatever the sampled world holds).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub terminal_at_depth: bool,
 }
 
 impl ExtensionArgs {
@@ -111,6 +115,7 @@ impl ExtensionArgs {
             solve_depth: self.solve_depth,
             solve_nodes: self.solve_nodes,
             ties: self.ties,
+            terminal_at_depth: self.terminal_at_depth,
             ..player
         }
     }

@@ -81,7 +81,8 @@ pub struct PlayerParams {
     /// Search depth D (root moves are depth 1).
     pub depth: u32,
     pub weights: Weights,
-    /// Score cleared/stuck positions 1/0 also at depth D (spec §6.4 default).
+    /// Score cleared/stuck positions 1/0 also at depth D (spec §6.4 default; false is the
+    /// paper's rule: a move at depth D is worth its action value alone).
     pub terminal_at_depth: bool,
     /// Score a position 0 when the peeking solver's node reductions prove it lost in the
     /// sampled world (an extension: the paper scores only stuck positions 0); also turns on

@@ -328,6 +328,49 @@ mod tests {
         }
     }
 
+    /// With `terminal_at_depth` off (the paper's rule) a move at depth D is worth its action
+    /// value whatever it leads to; on, a move that clears or sticks the world is worth 1 or 0.
+    /// Checked at D = 1 on every position of random plays of generator deals.
+    #[test]
+    fn at_depth_d_the_papers_rule_takes_the_action_value_alone() {
+        let layout = load("mini_turtle").unwrap();
+        let mut decided = 0;
+        for seed in 0..20 {
+            let kinds = deal(&layout, DealSource::Generator, seed, 0).unwrap();
+            let mut rng = game_rng(seed, 5);
+            let mut present = layout.all();
+            loop {
+                let moves = legal_moves(&layout, &present, &kinds);
+                if moves.is_empty() {
+                    break;
+                }
+                let stats = PositionStats::of(&layout, &present, &kinds);
+                let own: Vec<f64> = moves
+                    .iter()
+                    .map(|&m| {
+                        action_value(&PlayerParams::default().weights, features(&layout, &present, stats, &kinds, m))
+                    })
+                    .collect();
+                for terminal_at_depth in [false, true] {
+                    let params =
+                        PlayerParams { depth: 1, dead_ends: false, terminal_at_depth, ..PlayerParams::default() };
+                    let values = Search::new(&layout, &kinds, 9, &params).root_values(&present, &moves);
+                    for (v, o) in values.iter().zip(&own) {
+                        if terminal_at_depth && v != o {
+                            assert!(*v == 0.0 || *v == 1.0, "{v} {o}");
+                            decided += 1;
+                        } else {
+                            assert_eq!(v, o);
+                        }
+                    }
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                m.tiles().into_iter().for_each(|t| present.remove(t));
+            }
+        }
+        assert!(decided > 0, "no move cleared or stuck a world");
+    }
+
     /// The re-paired witness settles positions that a move off the witness reaches: at the
     /// first position of generator deals, some such moves are known solvable without the
     /// solver (each truly solvable), so the repair does work.
