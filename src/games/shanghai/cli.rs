@@ -100,10 +100,11 @@ pub struct ExtensionArgs {
     /// higher action value (default: value with --dead-ends, first without).
     #[arg(long, value_enum)]
     pub ties: Option<TieBreak>,
-    /// Score cleared and stuck positions 1 and 0 also at depth D (false: the paper's rule, a
-    /// move at depth D is worth its action value alone, whatever the sampled world holds).
-    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
-    pub terminal_at_depth: bool,
+    /// Score cleared and stuck positions 1 and 0 also at depth D (the spec's decision; default:
+    /// with --dead-ends). false is the paper's rule, the default without --dead-ends: a move at
+    /// depth D is worth its action value alone, whatever the sampled world holds.
+    #[arg(long, action = clap::ArgAction::Set)]
+    pub terminal_at_depth: Option<bool>,
 }
 
 impl ExtensionArgs {
@@ -115,7 +116,7 @@ impl ExtensionArgs {
             solve_depth: self.solve_depth,
             solve_nodes: self.solve_nodes,
             ties: self.ties,
-            terminal_at_depth: self.terminal_at_depth,
+            terminal_at_depth: self.terminal_at_depth.unwrap_or(self.dead_ends),
             ..player
         }
     }
@@ -405,4 +406,32 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Extensions {
+        #[command(flatten)]
+        args: ExtensionArgs,
+    }
+
+    fn player(args: &[&str]) -> PlayerParams {
+        let parsed = Extensions::try_parse_from(std::iter::once("x").chain(args.iter().copied())).unwrap();
+        parsed.args.apply(PlayerParams::default())
+    }
+
+    /// The paper's player (extensions off) scores a move at depth D by its action value, as the
+    /// paper does; asobi's keeps the spec's 1 / 0 there; either can be set.
+    #[test]
+    fn the_rule_at_depth_d_follows_the_extensions_unless_set() {
+        assert!(player(&[]).terminal_at_depth);
+        assert!(!player(&["--dead-ends", "false"]).terminal_at_depth);
+        assert!(player(&["--dead-ends", "false", "--terminal-at-depth", "true"]).terminal_at_depth);
+        assert!(!player(&["--terminal-at-depth", "false"]).terminal_at_depth);
+    }
 }
