@@ -859,6 +859,7 @@ fn register_lab_entries(app: &mut App) {
                     games: size,
                     max_moves: 150,
                     colors: 4,
+                    hindsight: false,
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let chains = records.iter().map(|r| r.chain as f64).collect();

@@ -44,7 +44,8 @@ fn quick_versus(garbage: GarbageRule) -> VersusExp {
 
 #[test]
 fn endless_is_thread_independent_and_shards_merge() {
-    let exp = Endless { ai: AiKind::Potential, params: quick_params(), games: 6, max_moves: 40, colors: 4 };
+    let exp =
+        Endless { ai: AiKind::Potential, params: quick_params(), games: 6, max_moves: 40, colors: 4, hindsight: false };
     let whole = untimed(run(&exp, 1, Shard::WHOLE));
     assert_eq!(whole, untimed(run(&exp, 2, Shard::WHOLE)));
     let files: Vec<(String, Map<String, Value>)> = (0..2)
@@ -65,7 +66,7 @@ fn endless_is_thread_independent_and_shards_merge() {
 fn asobi_endless_is_thread_independent() {
     let mut params = quick_params();
     (params.builder.beam, params.builder.samples, params.builder.unseen_beam) = (8, 2, 4);
-    let exp = Endless { ai: AiKind::Asobi, params, games: 2, max_moves: 30, colors: 4 };
+    let exp = Endless { ai: AiKind::Asobi, params, games: 2, max_moves: 30, colors: 4, hindsight: false };
     assert_eq!(untimed(run(&exp, 1, Shard::WHOLE)), untimed(run(&exp, 2, Shard::WHOLE)));
 }
 
@@ -153,7 +154,7 @@ fn a_folder_of_templates_is_a_group() {
 fn endless_reports_when_the_formation_is_ready() {
     let mut params = AiParams::default();
     params.potential.depth = 2;
-    let exp = Endless { ai: AiKind::Combined, params, games: 3, max_moves: 60, colors: 4 };
+    let exp = Endless { ai: AiKind::Combined, params, games: 3, max_moves: 60, colors: 4, hindsight: false };
     let records: Vec<_> = (0..3).map(|i| exp.play(1, i)).collect();
     assert!(records.iter().any(|r| r.formation_move > 0), "{records:?}");
     for r in &records {
@@ -163,11 +164,32 @@ fn endless_reports_when_the_formation_is_ready() {
     assert!(["mean_formation_move", "mean_ready_move", "ready_share"].iter().all(|f| m.contains_key(*f)), "{m:?}");
 }
 
+/// `--hindsight` plays the same building moves without special case (a), for at least as long,
+/// so each game's largest firable chain is at least the chain the player fired.
+#[test]
+fn hindsight_bounds_the_fired_chain() {
+    for ai in [AiKind::Potential, AiKind::Combined] {
+        let mut params = AiParams::default();
+        params.potential.depth = 2;
+        let fired = Endless { ai, params, games: 4, max_moves: 80, colors: 4, hindsight: false };
+        let bound = Endless { hindsight: true, ..fired.clone() };
+        let mut longer = 0;
+        for i in 0..4 {
+            let (f, b) = (fired.play(3, i), bound.play(3, i));
+            assert!(b.attack >= f.attack, "{ai:?} game {i}: {f:?} {b:?}");
+            assert!(b.moves >= f.moves, "{ai:?} game {i}: {f:?} {b:?}");
+            longer += u32::from(b.attack > f.attack);
+        }
+        assert!(longer > 0, "{ai:?}: the bound never exceeds the fired chain");
+    }
+}
+
 /// `--trace` replays exactly the batch's game: one traced move per move played, ending with the
 /// chain the record keeps; an index outside the batch is an error.
 #[test]
 fn a_traced_game_is_the_batch_game() {
-    let exp = Endless { ai: AiKind::Potential, params: quick_params(), games: 4, max_moves: 80, colors: 4 };
+    let exp =
+        Endless { ai: AiKind::Potential, params: quick_params(), games: 4, max_moves: 80, colors: 4, hindsight: false };
     let mut moves = Vec::new();
     let traced = exp.play_traced(1, 2, &mut |m| moves.push((m.number, m.chain.links, m.field.count())));
     let played = exp.play(1, 2);

@@ -111,6 +111,11 @@ pub struct EndlessArgs {
     /// A game that has not fired after this many moves scores no chain.
     #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_moves: u32,
+    /// An upper bound on firing (potential, combined, template): special case (a) is off, so the
+    /// player does not fire because few cells are empty, and each game scores the largest chain
+    /// its current pair could have fired at any move (`mean_fire_move`: the move it was there).
+    #[arg(long)]
+    pub hindsight: bool,
     #[command(flatten)]
     pub trace: TraceArgs,
     #[command(flatten)]
@@ -222,9 +227,20 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             run_or_trace(&exp, &a.trace, &a.batch)?;
         }
         Command::Endless(a) => {
+            if a.hindsight && a.ai == AiKind::Asobi {
+                anyhow::bail!(
+                    "--hindsight bounds potential maximization's firing; asobi's player fires at a goal length"
+                );
+            }
             let params = ai_params(&a.rules)?;
-            let exp =
-                Endless { ai: a.ai, params, games: a.games, max_moves: a.max_moves, colors: a.rules.colors as usize };
+            let exp = Endless {
+                ai: a.ai,
+                params,
+                games: a.games,
+                max_moves: a.max_moves,
+                colors: a.rules.colors as usize,
+                hindsight: a.hindsight,
+            };
             run_or_trace(&exp, &a.trace, &a.batch)?;
         }
         Command::Versus(a) => {

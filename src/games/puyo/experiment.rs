@@ -192,6 +192,12 @@ pub struct Endless {
     /// A game that has not fired after this many moves ends with no chain.
     pub max_moves: u32,
     pub colors: usize,
+    /// An upper bound on firing: the player never fires because few cells are empty (special
+    /// case (a) off), and each game records the largest chain (by attack) that its current
+    /// pair could have fired at any move, until the player fired anyway or died. No firing
+    /// rule on the same building moves fires more.
+    #[serde(default)]
+    pub hindsight: bool,
 }
 
 /// One E2 game: the fired chain (0 if the player died or never fired).
@@ -249,16 +255,44 @@ impl Experiment for Endless {
     }
 }
 
+impl Endless {
+    fn player(&self) -> Player {
+        let mut params = self.params.clone();
+        if self.hindsight {
+            // Special case (a) off: the thresholds of potential maximization and of the
+            // combined player's extension, which reuses them.
+            (params.potential.fire_empty, params.potential.danger_empty) = (0, 0);
+        }
+        player(self.ai, &params)
+    }
+}
+
+/// The largest chain (by attack) that `pair` can fire on `field` without topping out.
+fn largest_firing(field: &Field, pair: Pair) -> Option<Chain> {
+    let fired = field.legal_placements(pair).filter_map(|p| {
+        let mut f = *field;
+        f.play(pair, p).filter(|c| c.links > 0 && !f.is_dead())
+    });
+    fired.max_by_key(|c| c.attack())
+}
+
 impl Traced for Endless {
     fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> EndlessRecord {
-        let ai = player(self.ai, &self.params);
+        let ai = self.player();
         let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
         let mut field = Field::new();
         let start = Instant::now();
         let mut rec =
             EndlessRecord { chain: 0, attack: 0, fire_move: 0, moves: 0, ms: 0.0, formation_move: 0, ready_move: 0 };
         let uses_templates = matches!(self.ai, AiKind::Template | AiKind::Combined);
+        let mut available: Option<(Chain, u32)> = None; // hindsight: the largest chain and its move
         for m in 0..self.max_moves as usize {
+            if self.hindsight
+                && let Some(c) = largest_firing(&field, pairs[m])
+                && available.is_none_or(|(a, _)| c.attack() > a.attack())
+            {
+                available = Some((c, m as u32 + 1));
+            }
             let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
             let Some(d) = ai.decide(&obs) else { break };
             let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
@@ -277,6 +311,9 @@ impl Traced for Endless {
             if field.is_dead() {
                 break;
             }
+        }
+        if let Some((c, m)) = available {
+            (rec.chain, rec.attack, rec.fire_move) = (c.links, c.attack(), m);
         }
         rec.ms = ms_per(start, rec.moves);
         rec
