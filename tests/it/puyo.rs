@@ -114,6 +114,23 @@ fn bad_group_is_an_error_not_a_panic() {
         Top::try_parse_from(["puyo", "versus", "--p1", "potential", "--p2", "asobi", "--garbage", "nope"]).is_err()
     );
     assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "x"]).is_err());
+    assert!(Top::try_parse_from(["puyo", "endless", "--virtual-drop", "3"]).is_err());
+    assert!(
+        Top::try_parse_from(["puyo", "versus", "--p1", "potential", "--p2", "asobi", "--fire-empty", "73"]).is_err()
+    );
+    let asobi_hindsight = Top::try_parse_from(["puyo", "endless", "--ai", "asobi", "--hindsight"]).unwrap();
+    let err = cli::run(asobi_hindsight.cmd).unwrap_err().to_string();
+    assert!(err.contains("--hindsight"), "{err}");
+    // Potential maximization's options reach the players' parameters.
+    let Ok(Top { cmd: cli::Command::Endless(a) }) =
+        Top::try_parse_from(["puyo", "endless", "--fire-empty", "18", "--danger-empty", "8", "--virtual-drop", "0.8"])
+    else {
+        panic!("endless options not parsed")
+    };
+    let mut params = AiParams::default();
+    a.potential.apply(&mut params);
+    let p = params.potential;
+    assert_eq!((p.fire_empty, p.danger_empty, p.virtual_drop), (18, 8, 0.8));
     assert!(Top::try_parse_from(["puyo", "endless", "--chance", "65"]).is_err());
     assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "2", "--chance", "4"]).is_ok());
     assert!(load_group("chains8", &CompileOptions::default()).unwrap().len() == 22);

@@ -6,6 +6,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 
 use super::ai::labeling::WeightRule;
+use super::ai::potential::PotentialParams;
 use super::ai::template::load_group;
 use super::ai::template_search::Select;
 use super::ai::{AiKind, AiParams};
@@ -59,6 +60,40 @@ pub struct TemplateArgs {
     /// not only once its formation fires its chain (asobi's default).
     #[arg(long)]
     pub switch_on_score: bool,
+}
+
+/// Potential maximization's open decisions (spec §9.7), shared by `endless` and `versus`.
+#[derive(Debug, Args)]
+pub struct PotentialArgs {
+    /// Special case (a): fire the best chain once at most N visible cells are empty and
+    /// nothing larger is reachable...
+    #[arg(long, value_name = "N", default_value_t = PotentialParams::default().fire_empty,
+          value_parser = clap::value_parser!(u32).range(0..=72))]
+    pub fire_empty: u32,
+    /// ...and always once at most N are.
+    #[arg(long, value_name = "N", default_value_t = PotentialParams::default().danger_empty,
+          value_parser = clap::value_parser!(u32).range(0..=72))]
+    pub danger_empty: u32,
+    /// asobi: potential maximization also counts the chains that 1-2 unseen puyos of one colour
+    /// dropped into one column would start, at W times their attack (0 = the paper, which reads
+    /// the known pairs only; asobi's versus player reads 0.8 of its own).
+    #[arg(long, value_name = "W", default_value_t = 0.0, value_parser = virtual_drop)]
+    pub virtual_drop: f64,
+}
+
+impl PotentialArgs {
+    pub fn apply(&self, params: &mut AiParams) {
+        params.potential.fire_empty = self.fire_empty;
+        params.potential.danger_empty = self.danger_empty;
+        params.potential.virtual_drop = self.virtual_drop;
+    }
+}
+
+fn virtual_drop(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(w) if (0.0..=2.0).contains(&w) => Ok(w),
+        _ => Err(format!("'{s}' is not a number from 0 to 2")),
+    }
 }
 
 fn weight_power(s: &str) -> Result<f64, String> {
@@ -117,6 +152,8 @@ pub struct EndlessArgs {
     #[arg(long)]
     pub hindsight: bool,
     #[command(flatten)]
+    pub potential: PotentialArgs,
+    #[command(flatten)]
     pub trace: TraceArgs,
     #[command(flatten)]
     pub rules: TemplateArgs,
@@ -141,6 +178,8 @@ pub struct VersusArgs {
     /// Garbage a chain sends: the paper's attack formula 6.1, or the Tsu score / 70.
     #[arg(long, value_enum, default_value_t = GarbageRule::Paper)]
     pub garbage: GarbageRule,
+    #[command(flatten)]
+    pub potential: PotentialArgs,
     #[command(flatten)]
     pub trace: TraceArgs,
     #[command(flatten)]
@@ -232,7 +271,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                     "--hindsight bounds potential maximization's firing; asobi's player fires at a goal length"
                 );
             }
-            let params = ai_params(&a.rules)?;
+            let mut params = ai_params(&a.rules)?;
+            a.potential.apply(&mut params);
             let exp = Endless {
                 ai: a.ai,
                 params,
@@ -244,7 +284,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             run_or_trace(&exp, &a.trace, &a.batch)?;
         }
         Command::Versus(a) => {
-            let params = ai_params(&a.rules)?;
+            let mut params = ai_params(&a.rules)?;
+            a.potential.apply(&mut params);
             let exp = VersusExp {
                 p1: a.p1,
                 p2: a.p2,
