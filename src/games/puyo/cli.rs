@@ -76,7 +76,7 @@ pub struct PotentialArgs {
     pub danger_empty: u32,
     /// asobi: potential maximization also counts the chains that 1-2 unseen puyos of one colour
     /// dropped into one column would start, at W times their attack (0 = the paper, which reads
-    /// the known pairs only; asobi's versus player reads 0.8 of its own).
+    /// the known pairs only). In versus both seats read so, except asobi's player (0.8 always).
     #[arg(long, value_name = "W", default_value_t = 0.0, value_parser = virtual_drop)]
     pub virtual_drop: f64,
 }
