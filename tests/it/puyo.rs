@@ -7,6 +7,7 @@ use asobi::games::puyo::experiment::{Build, Endless, Traced, VersusExp};
 use asobi::games::puyo::rules::GarbageRule;
 use asobi::games::puyo::{MERGERS, benches, cli};
 use asobi::lab::runner::{Experiment, Shard, merge, result_json, run_records};
+use clap::Parser;
 use serde_json::{Map, Value};
 
 fn run<E: Experiment>(exp: &E, threads: u64, shard: Shard) -> Value {
@@ -40,6 +41,17 @@ fn quick_params() -> AiParams {
 fn quick_versus(garbage: GarbageRule) -> VersusExp {
     let (p1, p2) = (AiKind::Potential, AiKind::Potential);
     VersusExp { p1, p2, params: quick_params(), games: 2, max_ticks: 300, garbage, colors: 4 }
+}
+
+#[derive(Parser)]
+struct Top {
+    #[command(subcommand)]
+    cmd: cli::Command,
+}
+
+/// `asobi puyo ARGS` parsed.
+fn parse(args: &[&str]) -> Result<cli::Command, clap::Error> {
+    Top::try_parse_from(std::iter::once("puyo").chain(args.iter().copied())).map(|top| top.cmd)
 }
 
 #[test]
@@ -99,31 +111,21 @@ fn build_and_versus_report_the_contract_fields() {
 
 #[test]
 fn bad_group_is_an_error_not_a_panic() {
-    use clap::Parser;
-    #[derive(Parser)]
-    struct Top {
-        #[command(subcommand)]
-        cmd: cli::Command,
-    }
-    let top = Top::try_parse_from(["puyo", "build", "--templates", "nope", "--trials", "1", "--quiet"]).unwrap();
-    let err = cli::run(top.cmd).unwrap_err().to_string();
+    let bad_group = parse(&["build", "--templates", "nope", "--trials", "1", "--quiet"]).unwrap();
+    let err = cli::run(bad_group).unwrap_err().to_string();
     assert!(err.contains("nope"), "{err}");
-    assert!(Top::try_parse_from(["puyo", "build", "--depth", "4"]).is_err());
-    assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "9"]).is_err());
-    assert!(
-        Top::try_parse_from(["puyo", "versus", "--p1", "potential", "--p2", "asobi", "--garbage", "nope"]).is_err()
-    );
-    assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "x"]).is_err());
-    assert!(Top::try_parse_from(["puyo", "endless", "--virtual-drop", "3"]).is_err());
-    assert!(
-        Top::try_parse_from(["puyo", "versus", "--p1", "potential", "--p2", "asobi", "--fire-empty", "73"]).is_err()
-    );
-    let asobi_hindsight = Top::try_parse_from(["puyo", "endless", "--ai", "asobi", "--hindsight"]).unwrap();
-    let err = cli::run(asobi_hindsight.cmd).unwrap_err().to_string();
+    assert!(parse(&["build", "--depth", "4"]).is_err());
+    assert!(parse(&["build", "--weight-power", "9"]).is_err());
+    assert!(parse(&["versus", "--p1", "potential", "--p2", "asobi", "--garbage", "nope"]).is_err());
+    assert!(parse(&["build", "--weight-power", "x"]).is_err());
+    assert!(parse(&["endless", "--virtual-drop", "3"]).is_err());
+    assert!(parse(&["versus", "--p1", "potential", "--p2", "asobi", "--fire-empty", "73"]).is_err());
+    let asobi_hindsight = parse(&["endless", "--ai", "asobi", "--hindsight"]).unwrap();
+    let err = cli::run(asobi_hindsight).unwrap_err().to_string();
     assert!(err.contains("--hindsight"), "{err}");
     // Potential maximization's options reach the players' parameters.
-    let Ok(Top { cmd: cli::Command::Endless(a) }) =
-        Top::try_parse_from(["puyo", "endless", "--fire-empty", "18", "--danger-empty", "8", "--virtual-drop", "0.8"])
+    let Ok(cli::Command::Endless(a)) =
+        parse(&["endless", "--fire-empty", "18", "--danger-empty", "8", "--virtual-drop", "0.8"])
     else {
         panic!("endless options not parsed")
     };
@@ -131,8 +133,8 @@ fn bad_group_is_an_error_not_a_panic() {
     a.potential.apply(&mut params);
     let p = params.potential;
     assert_eq!((p.fire_empty, p.danger_empty, p.virtual_drop), (18, 8, 0.8));
-    assert!(Top::try_parse_from(["puyo", "endless", "--chance", "65"]).is_err());
-    assert!(Top::try_parse_from(["puyo", "build", "--weight-power", "2", "--chance", "4"]).is_ok());
+    assert!(parse(&["endless", "--chance", "65"]).is_err());
+    assert!(parse(&["build", "--weight-power", "2", "--chance", "4"]).is_ok());
     assert!(load_group("chains8", &CompileOptions::default()).unwrap().len() == 22);
     assert_eq!(benches().len(), 3);
 }
@@ -141,20 +143,14 @@ fn bad_group_is_an_error_not_a_panic() {
 /// experiments load every `.ron` file in it, and a malformed file is named with its line.
 #[test]
 fn a_folder_of_templates_is_a_group() {
-    use clap::Parser;
-    #[derive(Parser)]
-    struct Top {
-        #[command(subcommand)]
-        cmd: cli::Command,
-    }
     let root = std::env::temp_dir().join(format!("asobi-puyo-folder-{}", std::process::id()));
     let dir = root.join("new").join("sandwich");
     let dir_arg = dir.to_str().unwrap();
-    let generate = ["puyo", "templates", "--style", "sandwich", "--count", "2", "--seed", "3", "--out", dir_arg];
-    cli::run(Top::try_parse_from(generate).unwrap().cmd).unwrap();
+    let generate = ["templates", "--style", "sandwich", "--count", "2", "--seed", "3", "--out", dir_arg];
+    cli::run(parse(&generate).unwrap()).unwrap();
     assert_eq!(load_group(dir_arg, &CompileOptions::default()).unwrap().len(), 2);
-    let build = ["puyo", "build", "--templates", dir_arg, "--depth", "1", "--trials", "1", "--quiet"];
-    cli::run(Top::try_parse_from(build).unwrap().cmd).unwrap();
+    let build = ["build", "--templates", dir_arg, "--depth", "1", "--trials", "1", "--quiet"];
+    cli::run(parse(&build).unwrap()).unwrap();
     std::fs::write(dir.join("v03.ron"), "(\n    name: \"broken\",\n    chain: x,\n)\n").unwrap();
     let err = load_group(dir_arg, &CompileOptions::default()).unwrap_err().to_string();
     assert!(err.contains("v03.ron:3"), "{err}");
@@ -227,14 +223,8 @@ fn a_traced_game_is_the_batch_game() {
     assert_eq!((traced.outcome, traced.ticks), (played.outcome, played.ticks));
     assert!(per_side.iter().all(|&n| n > 5), "{per_side:?}");
 
-    use clap::Parser;
-    #[derive(Parser)]
-    struct Top {
-        #[command(subcommand)]
-        cmd: cli::Command,
-    }
-    let outside = ["puyo", "build", "--depth", "1", "--trials", "3", "--trace", "3"];
-    let err = cli::run(Top::try_parse_from(outside).unwrap().cmd).unwrap_err().to_string();
+    let outside = ["build", "--depth", "1", "--trials", "3", "--trace", "3"];
+    let err = cli::run(parse(&outside).unwrap()).unwrap_err().to_string();
     assert!(err.contains("--trace 3"), "{err}");
-    assert!(Top::try_parse_from(["puyo", "endless", "--trace", "0", "--json"]).is_err());
+    assert!(parse(&["endless", "--trace", "0", "--json"]).is_err());
 }
