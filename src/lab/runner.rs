@@ -57,6 +57,17 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// Value parser for counts that must be positive (games, trials, deals, plays, n, depth...):
+/// `#[arg(value_parser = at_least_one::<u64>)]`. A zero count would run an empty batch and
+/// print a vacuous result, so it is a usage error naming the option, like any bad value.
+pub fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
+    match s.trim().parse::<T>() {
+        Ok(v) if v >= T::from(1) => Ok(v),
+        Ok(_) => Err("must be at least 1".into()),
+        Err(_) => Err(format!("'{s}' is not a whole number")),
+    }
+}
+
 /// Options shared by every batch subcommand.
 #[derive(Clone, Debug, clap::Args)]
 pub struct BatchOptions {

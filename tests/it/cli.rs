@@ -48,3 +48,27 @@ fn bench_rejects_bad_values() {
     assert_ne!(out.status.code(), Some(0));
     assert!(!stderr(&out).contains("panicked"));
 }
+
+/// Every count a batch command takes must be positive: zero would print a vacuous result.
+#[test]
+fn zero_counts_are_usage_errors_naming_the_option() {
+    let cases: [&[&str]; 8] = [
+        &["puyo", "build", "--trials", "0"],
+        &["puyo", "versus", "--p1", "asobi", "--p2", "potential", "--games", "0"],
+        &["nazo", "generate", "--count", "0"],
+        &["calc", "play", "--deals", "0"],
+        &["labyrinth", "match", "--players", "asobi,big-brain", "--games", "0"],
+        &["shanghai", "eval", "--instances", "0"],
+        &["shanghai", "oracle", "--deals", "0"],
+        &["shanghai", "tune", "--layout", "mini_turtle", "--depth", "0"],
+    ];
+    for args in cases {
+        let out = asobi(args);
+        let option = args[args.len() - 2];
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(option) && err.contains("must be at least 1"), "{args:?}: {err}");
+    }
+    let out = asobi(&["calc", "play", "--deals", "many"]);
+    assert!(stderr(&out).contains("'many' is not a whole number"));
+}

@@ -9,7 +9,7 @@ use super::log::GameLog;
 use super::oracle::{DEFAULT_BUDGET, DEFAULT_CONFLICTS, Limits};
 use super::rules::{Deal, MAX_STACKS};
 use super::stack_game;
-use crate::lab::runner::{BatchOptions, OutputOptions, print_result, run_cli};
+use crate::lab::runner::{BatchOptions, OutputOptions, at_least_one, print_result, run_cli};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -25,7 +25,7 @@ pub enum Command {
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlayerArgs {
     /// L: assignment plans kept.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = at_least_one::<usize>)]
     pub plans: usize,
     /// Lookahead level: 0 or 1.
     #[arg(long, default_value_t = 1)]
@@ -47,7 +47,6 @@ pub struct PlayerArgs {
 
 impl PlayerArgs {
     fn params(&self) -> anyhow::Result<PlannerParams> {
-        ensure!(self.plans >= 1, "--plans must be at least 1");
         ensure!(self.lookahead <= 1, "--lookahead must be 0 or 1, not {}", self.lookahead);
         ensure!(
             (0.0..=1.0).contains(&self.lookahead_ratio),
@@ -78,7 +77,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 3)]
     pub stacks: usize,
     /// Deals to play.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
     pub deals: u64,
     #[command(flatten)]
     pub player: PlayerArgs,
@@ -101,10 +100,10 @@ pub struct OracleArgs {
     #[arg(long, default_value_t = 3)]
     pub stacks: usize,
     /// Deals to decide.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
     pub deals: u64,
     /// Search nodes per deal before the SAT solver decides it.
-    #[arg(long, default_value_t = DEFAULT_BUDGET)]
+    #[arg(long, default_value_t = DEFAULT_BUDGET, value_parser = at_least_one::<u64>)]
     pub budget: u64,
     /// The SAT solver's conflict limit per deal (about 12,000 a second); a deal it does not
     /// decide within them stays unknown.
@@ -144,7 +143,6 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         }
         Command::Oracle(a) => {
             ensure!((1..=MAX_STACKS).contains(&a.stacks), "--stacks {}: the oracle handles 1..={MAX_STACKS}", a.stacks);
-            ensure!(a.budget >= 1, "--budget must be at least 1");
             let limits = Limits { budget: a.budget, conflicts: a.conflicts };
             run_cli(&Oracle { stacks: a.stacks, deals: a.deals, limits }, &a.batch)?;
         }

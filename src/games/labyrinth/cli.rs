@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use super::ai::BotKind;
 use super::experiment::Match;
 use super::level::Params;
-use crate::lab::runner::{BatchOptions, run_cli};
+use crate::lab::runner::{BatchOptions, at_least_one, run_cli};
 use crate::levels::{embedded, parse_ron, read_user_file};
 
 #[derive(Debug, clap::Subcommand)]
@@ -27,14 +27,14 @@ pub struct MatchArgs {
     #[arg(long, value_delimiter = ',', required = true)]
     pub players: Vec<BotKind>,
     /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = at_least_one::<u64>)]
     pub games: u64,
     /// Rotate the first player (game i: seat i mod players), so each bot moves first equally
     /// often; otherwise the first player is drawn from each game's seed.
     #[arg(long)]
     pub alternate_first: bool,
     /// Draw when no one has won after every player had this many turns.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = at_least_one::<u32>)]
     pub max_rounds: u32,
     /// Bot constants: a RON preset file, or the name of a bundled one (`thesis`); fields
     /// left out keep the thesis's defaults.
@@ -68,12 +68,6 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Match(a) => {
             if !(2..=4).contains(&a.players.len()) {
                 bail!("--players: {} bots given, a game has 2-4 players", a.players.len());
-            }
-            if a.games == 0 {
-                bail!("--games must be at least 1");
-            }
-            if a.max_rounds == 0 {
-                bail!("--max-rounds must be at least 1");
             }
             let params = load_params(a.params.as_deref())?;
             let exp = Match {

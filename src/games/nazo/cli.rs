@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use crate::games::puyo::rules::Placement;
 use crate::lab::runner::{
-    BatchOptions, Experiment, OutputOptions, Shard, insert_records, print_result, result_json, run_records,
-    terminal_bar, write_atomic,
+    BatchOptions, Experiment, OutputOptions, Shard, at_least_one, insert_records, print_result, result_json,
+    run_records, terminal_bar, write_atomic,
 };
 use crate::lab::stats::{median, quantile};
 
@@ -48,7 +48,7 @@ pub struct GenerateArgs {
     #[arg(long, value_enum, default_value = "filter")]
     pub method: Method,
     /// Puzzles to generate.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = at_least_one::<u64>)]
     pub count: u64,
     /// Accept puzzles with several solutions (the default rejects them).
     #[arg(long)]

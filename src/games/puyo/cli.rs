@@ -13,7 +13,7 @@ use super::ai::{AiKind, AiParams};
 use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
 use super::generate::{Style, variants};
 use super::rules::GarbageRule;
-use crate::lab::runner::{BatchOptions, check_trace_index, print_text, run_cli, write_atomic};
+use crate::lab::runner::{BatchOptions, at_least_one, check_trace_index, print_text, run_cli, write_atomic};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -122,7 +122,7 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value_t = Select::Max)]
     pub select: Select,
     /// Number of trials (pair sequences).
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = at_least_one::<u64>)]
     pub trials: u64,
     /// A trial fails if it has not completed after this many moves.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -141,7 +141,7 @@ pub struct EndlessArgs {
     #[arg(long, value_enum, default_value_t = AiKind::Combined)]
     pub ai: AiKind,
     /// Number of games.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = at_least_one::<u64>)]
     pub games: u64,
     /// A game that has not fired after this many moves scores no chain.
     #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -170,7 +170,7 @@ pub struct VersusArgs {
     #[arg(long, value_enum)]
     pub p2: AiKind,
     /// Number of games.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = at_least_one::<u64>)]
     pub games: u64,
     /// Ticks after which a game is a draw.
     #[arg(long, default_value_t = 3000)]
@@ -194,7 +194,7 @@ pub struct TemplatesArgs {
     #[arg(long, value_enum)]
     pub style: Style,
     /// How many variants.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = at_least_one::<usize>)]
     pub count: usize,
     /// Random construction attempts.
     #[arg(long, default_value_t = 20000)]

@@ -18,7 +18,8 @@ use super::level::{Weights, WeightsFile};
 use super::rules::UNKNOWN;
 use crate::lab::rng::game_rng;
 use crate::lab::runner::{
-    BatchOptions, Experiment, OutputOptions, check_trace_index, print_result, print_text, run_cli, write_atomic,
+    BatchOptions, Experiment, OutputOptions, at_least_one, check_trace_index, print_result, print_text, run_cli,
+    write_atomic,
 };
 
 #[derive(Debug, Subcommand)]
@@ -41,16 +42,16 @@ pub struct EvalArgs {
     #[arg(long, default_value = "mini_turtle")]
     pub layout: String,
     /// Number of deals.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = at_least_one::<u64>)]
     pub instances: u64,
     /// Plays per deal.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = at_least_one::<u64>)]
     pub plays: u64,
     /// Determinizations of the hidden tiles per decision.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = at_least_one::<u32>)]
     pub n: u32,
     /// Search depth D.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = at_least_one::<u32>)]
     pub depth: u32,
     /// Plain random deals (may be unsolvable) instead of generator deals.
     #[arg(long)]
@@ -128,7 +129,7 @@ pub struct OracleArgs {
     #[arg(long, default_value = "turtle")]
     pub layout: String,
     /// Number of deals.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
     pub deals: u64,
     /// Plain random deals instead of generator deals.
     #[arg(long)]
@@ -143,7 +144,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value = "mini_turtle")]
     pub layout: String,
     /// Number of generator instances.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = at_least_one::<u64>)]
     pub count: u64,
     /// The weak player as nxD.
     #[arg(long, default_value = "1x1")]
@@ -152,7 +153,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value = "16x3")]
     pub strong: String,
     /// Plays per instance and player.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = at_least_one::<u64>)]
     pub plays: u64,
     /// Skill instance: weak solve rate below this ...
     #[arg(long, default_value_t = 0.33)]
@@ -179,16 +180,16 @@ pub struct TuneArgs {
     #[arg(long, default_value = "mini_turtle")]
     pub layout: String,
     /// Training deals (generator).
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = at_least_one::<u64>)]
     pub instances: u64,
     /// Plays per training deal.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = at_least_one::<u64>)]
     pub plays: u64,
     /// n of the player being tuned.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = at_least_one::<u32>)]
     pub n: u32,
     /// D of the player being tuned.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = at_least_one::<u32>)]
     pub depth: u32,
     /// Weight preset to start from (default: the layout's bundled preset, else the built-in weights).
     #[arg(long)]
@@ -289,9 +290,6 @@ fn describe_decision(layout: &Layout, m: &TracedDecision) -> String {
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Eval(a) => {
-            if a.n == 0 || a.depth == 0 || a.plays == 0 {
-                bail!("--n, --depth and --plays must be at least 1");
-            }
             let (layout, deals, instances) = match &a.instance {
                 Some(path) => {
                     let shown = path.display().to_string();
@@ -364,9 +362,6 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         }
         Command::Tune(a) => {
             let layout = dealable(&a.layout)?;
-            if a.n == 0 || a.depth == 0 || a.plays == 0 || a.instances == 0 {
-                bail!("--n, --depth, --plays and --instances must be at least 1");
-            }
             let weights = player_weights(&layout, &a.weights)?;
             let opts = TuneOptions {
                 instances: a.instances,
