@@ -38,15 +38,15 @@ fn play_results_do_not_depend_on_threads() {
 
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
-    for args in [
-        "asobi play --stacks 9 --deals 1",
-        "asobi play --lookahead 2 --deals 1",
-        "asobi play --plans 0 --deals 1",
-        "asobi oracle --stacks 0 --deals 1",
-    ] {
+    for args in
+        ["asobi play --stacks 9 --deals 1", "asobi play --lookahead 2 --deals 1", "asobi oracle --stacks 0 --deals 1"]
+    {
         let cli = Cli::try_parse_from(args.split_whitespace()).unwrap();
         assert!(run(cli.cmd).is_err(), "{args}");
     }
+    // Counts are checked while parsing.
+    let e = Cli::try_parse_from("asobi play --plans 0 --deals 1".split_whitespace()).err().unwrap().to_string();
+    assert!(e.contains("--plans") && e.contains("must be at least 1"), "{e}");
 }
 
 #[test]
