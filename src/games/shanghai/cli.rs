@@ -289,117 +289,131 @@ fn describe_decision(layout: &Layout, m: &TracedDecision) -> String {
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
-        Command::Eval(a) => {
-            let (layout, deals, instances) = match &a.instance {
-                Some(path) => {
-                    let shown = path.display().to_string();
-                    let text = crate::levels::read_user_file(path)?;
-                    let (layout, file) = InstanceFile::parse(&shown, &text)?;
-                    let n = file.instances.len() as u64;
-                    (Arc::new(layout), Deals::Fixed(file.instances.into_iter().map(|i| i.kinds).collect()), n)
-                }
-                None => {
-                    let source = if a.random { DealSource::Random } else { DealSource::Generator };
-                    (dealable(&a.layout)?, Deals::Source(source), a.instances)
-                }
-            };
-            let weights = player_weights(&layout, &a.weights)?;
-            let player =
-                a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() });
-            let exp =
-                Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals, blunders: a.blunders };
-            match a.trace {
-                Some(index) => trace_eval(&exp, index, a.batch.seed)?,
-                None => drop(run_cli(&exp, &a.batch)?),
-            }
-        }
-        Command::Oracle(a) => {
-            let source = if a.random { DealSource::Random } else { DealSource::Generator };
-            let layout = if a.random { load(&a.layout)? } else { dealable(&a.layout)? };
-            run_cli(&Oracle { layout: OnLayout::new(&layout), deals: a.deals, source }, &a.batch)?;
-        }
-        Command::Generate(a) => {
-            let layout = dealable(&a.layout)?;
-            let weights = weights_for(&layout.name);
-            let exp = Generate {
-                layout: OnLayout::new(&layout),
-                count: a.count,
-                plays: a.plays.max(1),
-                weak: parse_player(&a.weak, weights, "weak")?,
-                strong: parse_player(&a.strong, weights, "strong")?,
-                weak_max: a.weak_max,
-                strong_min: a.strong_min,
-            };
-            let result = run_cli(&exp, &a.batch)?;
-            if let Some(out) = &a.out {
-                if a.batch.shard.is_some() {
-                    bail!("--out needs a whole run (no --shard)");
-                }
-                let map = result["map"].as_array().context("generate result has a map")?;
-                let instances = map
-                    .iter()
-                    .enumerate()
-                    .map(|(i, pair)| Instance {
-                        index: i as u64,
-                        kinds: Deals::Source(DealSource::Generator).get(&layout, a.batch.seed, i as u64),
-                        weak_rate: pair[0].as_f64().unwrap_or(0.0),
-                        strong_rate: pair[1].as_f64().unwrap_or(0.0),
-                    })
-                    .collect();
-                let file = InstanceFile { layout: layout.to_file(""), instances };
-                write_atomic(out, file.to_text().as_bytes())?;
-            }
-        }
+        Command::Eval(a) => eval(a),
+        Command::Oracle(a) => oracle(a),
+        Command::Generate(a) => generate(a),
         Command::Layouts(a) => {
-            let list: Vec<Value> = bundled()
-                .iter()
-                .map(|f| {
-                    let levels = f.tiles.iter().map(|t| t.2).max().map_or(0, |z| z + 1);
-                    json!({"name": f.name, "tiles": f.tiles.len(), "levels": levels, "description": f.description})
-                })
-                .collect();
-            print_result(&json!({ "layouts": list }), &a.output);
+            layouts(a);
+            Ok(())
         }
-        Command::Tune(a) => {
-            let layout = dealable(&a.layout)?;
-            let weights = player_weights(&layout, &a.weights)?;
-            let opts = TuneOptions {
-                instances: a.instances,
-                plays: a.plays,
-                player: a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() }),
-                step: a.step,
-                rounds: a.rounds,
-                seed: a.seed,
-            };
-            let mut builder = rayon::ThreadPoolBuilder::new();
-            if let Some(t) = a.threads {
-                builder = builder.num_threads(t);
-            }
-            let pool = builder.build().context("could not start the worker threads")?;
-            let quiet = a.output.quiet || a.output.json;
-            let (best, rate, trials) = pool
-                .install(|| {
-                    tune(&layout, &opts, |t| {
-                        if !quiet {
-                            eprintln!(
-                                "rate {:.4} {} {:?}",
-                                t.solve_rate,
-                                if t.accepted { "kept" } else { "    " },
-                                t.weights
-                            );
-                        }
-                    })
-                })
-                .map_err(anyhow::Error::msg)?;
-            let out = a.out.unwrap_or_else(|| PathBuf::from(format!("{}.weights.ron", layout.name)));
-            let preset = WeightsFile { layout: layout.name.clone(), weights: best };
-            let text = ron::ser::to_string_pretty(&preset, ron::ser::PrettyConfig::default())?;
-            write_atomic(&out, format!("{text}\n").as_bytes())?;
-            let result = json!({"layout": layout.name, "weights": best, "solve_rate": rate,
-                "trials": trials.len(), "options": opts, "out": out.display().to_string()});
-            print_result(&result, &a.output);
-        }
+        Command::Tune(a) => tune_weights(a),
     }
+}
+
+/// `shanghai eval`: the player's solve rate on generator, random or saved deals.
+fn eval(a: EvalArgs) -> anyhow::Result<()> {
+    let (layout, deals, instances) = match &a.instance {
+        Some(path) => {
+            let shown = path.display().to_string();
+            let text = crate::levels::read_user_file(path)?;
+            let (layout, file) = InstanceFile::parse(&shown, &text)?;
+            let n = file.instances.len() as u64;
+            (Arc::new(layout), Deals::Fixed(file.instances.into_iter().map(|i| i.kinds).collect()), n)
+        }
+        None => {
+            let source = if a.random { DealSource::Random } else { DealSource::Generator };
+            (dealable(&a.layout)?, Deals::Source(source), a.instances)
+        }
+    };
+    let weights = player_weights(&layout, &a.weights)?;
+    let player = a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() });
+    let exp = Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals, blunders: a.blunders };
+    match a.trace {
+        Some(index) => trace_eval(&exp, index, a.batch.seed)?,
+        None => drop(run_cli(&exp, &a.batch)?),
+    }
+    Ok(())
+}
+
+/// `shanghai oracle`: how many deals the peeking solver solves.
+fn oracle(a: OracleArgs) -> anyhow::Result<()> {
+    let source = if a.random { DealSource::Random } else { DealSource::Generator };
+    let layout = if a.random { load(&a.layout)? } else { dealable(&a.layout)? };
+    run_cli(&Oracle { layout: OnLayout::new(&layout), deals: a.deals, source }, &a.batch)?;
+    Ok(())
+}
+
+/// `shanghai generate`: the weak/strong map of generator instances, saved with `--out`.
+fn generate(a: GenerateArgs) -> anyhow::Result<()> {
+    let layout = dealable(&a.layout)?;
+    let weights = weights_for(&layout.name);
+    let exp = Generate {
+        layout: OnLayout::new(&layout),
+        count: a.count,
+        plays: a.plays.max(1),
+        weak: parse_player(&a.weak, weights, "weak")?,
+        strong: parse_player(&a.strong, weights, "strong")?,
+        weak_max: a.weak_max,
+        strong_min: a.strong_min,
+    };
+    let result = run_cli(&exp, &a.batch)?;
+    if let Some(out) = &a.out {
+        if a.batch.shard.is_some() {
+            bail!("--out needs a whole run (no --shard)");
+        }
+        let map = result["map"].as_array().context("generate result has a map")?;
+        let instances = map
+            .iter()
+            .enumerate()
+            .map(|(i, pair)| Instance {
+                index: i as u64,
+                kinds: Deals::Source(DealSource::Generator).get(&layout, a.batch.seed, i as u64),
+                weak_rate: pair[0].as_f64().unwrap_or(0.0),
+                strong_rate: pair[1].as_f64().unwrap_or(0.0),
+            })
+            .collect();
+        let file = InstanceFile { layout: layout.to_file(""), instances };
+        write_atomic(out, file.to_text().as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `shanghai layouts`: the bundled layouts with their tile and level counts.
+fn layouts(a: LayoutsArgs) {
+    let list: Vec<Value> = bundled()
+        .iter()
+        .map(|f| {
+            let levels = f.tiles.iter().map(|t| t.2).max().map_or(0, |z| z + 1);
+            json!({"name": f.name, "tiles": f.tiles.len(), "levels": levels, "description": f.description})
+        })
+        .collect();
+    print_result(&json!({ "layouts": list }), &a.output);
+}
+
+/// `shanghai tune`: local search over the feature weights, written as a preset file.
+fn tune_weights(a: TuneArgs) -> anyhow::Result<()> {
+    let layout = dealable(&a.layout)?;
+    let weights = player_weights(&layout, &a.weights)?;
+    let opts = TuneOptions {
+        instances: a.instances,
+        plays: a.plays,
+        player: a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() }),
+        step: a.step,
+        rounds: a.rounds,
+        seed: a.seed,
+    };
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = a.threads {
+        builder = builder.num_threads(t);
+    }
+    let pool = builder.build().context("could not start the worker threads")?;
+    let quiet = a.output.quiet || a.output.json;
+    let (best, rate, trials) = pool
+        .install(|| {
+            tune(&layout, &opts, |t| {
+                if !quiet {
+                    eprintln!("rate {:.4} {} {:?}", t.solve_rate, if t.accepted { "kept" } else { "    " }, t.weights);
+                }
+            })
+        })
+        .map_err(anyhow::Error::msg)?;
+    let out = a.out.unwrap_or_else(|| PathBuf::from(format!("{}.weights.ron", layout.name)));
+    let preset = WeightsFile { layout: layout.name.clone(), weights: best };
+    let text = ron::ser::to_string_pretty(&preset, ron::ser::PrettyConfig::default())?;
+    write_atomic(&out, format!("{text}\n").as_bytes())?;
+    let result = json!({"layout": layout.name, "weights": best, "solve_rate": rate,
+        "trials": trials.len(), "options": opts, "out": out.display().to_string()});
+    print_result(&result, &a.output);
     Ok(())
 }
 
