@@ -161,6 +161,29 @@ fn a_folder_of_templates_is_a_group() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// `puyo templates --turn-backs FILE` writes every relabeling of the file's turn-back as a
+/// group (the shipped sandwich family is one of them), and names a file that is no chain.
+#[test]
+fn turn_backs_of_a_template_file_are_a_group() {
+    let root = std::env::temp_dir().join(format!("asobi-puyo-turn-backs-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    let file = root.join("base.ron");
+    std::fs::write(&file, include_str!("../../levels/puyo/sandwich8/v03.ron")).unwrap();
+    let out = root.join("family");
+    let args = ["templates", "--turn-backs", file.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    cli::run(parse(&args).unwrap()).unwrap();
+    let family = load_group(out.to_str().unwrap(), &CompileOptions::default()).unwrap();
+    let shipped = load_group("sandwich8", &CompileOptions::default()).unwrap();
+    assert!(family.len() > shipped.len(), "{} relabelings", family.len());
+    for t in &shipped {
+        assert!(family.iter().any(|f| f.labels == t.labels), "{} is not among them", t.name);
+    }
+    std::fs::write(&file, "(\n    name: \"flat\",\n    chain: 0,\n    table: \"AB....\",\n)\n").unwrap();
+    let err = cli::run(parse(&args).unwrap()).unwrap_err().to_string();
+    assert!(err.contains("base.ron") && err.contains("fewer than 3 links"), "{err}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 /// E2 reports when the combined player's template phase reaches the switch score and when its
 /// formation first fires its chain (never before the score).
 #[test]

@@ -11,7 +11,8 @@ use super::ai::template::load_group;
 use super::ai::template_search::Select;
 use super::ai::{AiKind, AiParams};
 use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
-use super::generate::{Style, variants};
+use super::generate::{Style, turn_back_relabelings, variants};
+use super::level::TemplateFile;
 use super::rules::GarbageRule;
 use crate::lab::runner::{BatchOptions, at_least_one, check_trace_index, print_text, run_cli, write_atomic};
 
@@ -23,7 +24,7 @@ pub enum Command {
     Endless(EndlessArgs),
     /// E3: head-to-head games on the tick model.
     Versus(VersusArgs),
-    /// Generate 8-chain template variants (the shipped sandwich8 were picked from these) as RON files.
+    /// Generate 8-chain template variants as RON files: random ones, or the turn-backs of one file.
     Templates(TemplatesArgs),
 }
 
@@ -190,9 +191,13 @@ pub struct VersusArgs {
 
 #[derive(Debug, Args)]
 pub struct TemplatesArgs {
-    /// Formation style.
-    #[arg(long, value_enum)]
-    pub style: Style,
+    /// Formation style of random variants.
+    #[arg(long, value_enum, required_unless_present = "turn_backs")]
+    pub style: Option<Style>,
+    /// Instead of random variants: every relabeling of this template file's turn-back (the
+    /// cells of its last three links) that fires the same chain, the file's own first.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["style", "count", "tries", "seed"])]
+    pub turn_backs: Option<PathBuf>,
     /// How many variants.
     #[arg(long, default_value_t = 10, value_parser = at_least_one::<usize>)]
     pub count: usize,
@@ -301,7 +306,17 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             if let Some(dir) = &a.out {
                 std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
             }
-            for (k, f) in variants(a.style, a.count, a.tries, a.seed, 4).iter().enumerate() {
+            let files = match (&a.turn_backs, a.style) {
+                (Some(path), _) => {
+                    let shown = path.display().to_string();
+                    let text = crate::levels::read_user_file(path)?;
+                    let file: TemplateFile = crate::levels::parse_ron(&shown, &text)?;
+                    turn_back_relabelings(&file, 4).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?
+                }
+                (None, Some(style)) => variants(style, a.count, a.tries, a.seed, 4),
+                (None, None) => unreachable!("clap requires --style without --turn-backs"),
+            };
+            for (k, f) in files.iter().enumerate() {
                 let text = format!(
                     "(\n    name: {:?},\n    chain: {},\n    table: r#\"\n{}\"#,\n)\n",
                     f.name, f.chain, f.table

@@ -1,17 +1,20 @@
-//! Generator of 8-chain template variants (spec §6: "the exact variants are the project's to
-//! design"); the shipped sandwich8 group came from it (`--style sandwich --count 40 --seed S`
-//! for S = 2..9: the 12 of those 320 variants that completed fastest alone in 60 build trials of
-//! seed 1, which took sandwich8 from 28.7 to 26.5 moves on held-out seed 2), stairs8 is a
-//! hand-designed floor with enumerated turn-backs. It builds a chain backwards: starting from the last group, each
+//! Generators of 8-chain template variants (spec §6: "the exact variants are the project's to
+//! design"). [`variants`] builds random chains backwards: starting from the last group, each
 //! earlier group is inserted into the columns below or between the later ones so that popping
 //! it lets them fall together. The style fixes how the split group rejoins: **stairs** joins
 //! horizontally (a part resting one level higher drops beside the waiting part), **sandwich**
-//! vertically (the upper part lands on the lower part, possibly also joining sideways). `asobi puyo templates` prints them.
+//! vertically (the upper part lands on the lower part, possibly also joining sideways).
+//! [`turn_back_relabelings`] keeps a chain's floor and lists every way to relabel its turn-back
+//! (the cells of its last three links): the paper's variants differ in the turn-back only. The
+//! shipped sandwich8 family is 12 relabelings of one generated variant (`--style sandwich
+//! --count 40 --seed S`), stairs8 a hand-designed floor with enumerated turn-backs.
+//! `asobi puyo templates` prints either.
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use serde::{Deserialize, Serialize};
 
+use super::ai::labeling::{CompileOptions, compile};
 use super::level::{HEIGHT, LabelGrid, TemplateFile, WIDTH};
 use crate::lab::rng::game_rng;
 
@@ -160,7 +163,7 @@ pub fn table_text(g: &LabelGrid) -> String {
 /// `count` distinct variants of `style` from `tries` random attempts seeded by `seed`, the
 /// smoothest first; each must be colorable with `colors` colors.
 pub fn variants(style: Style, count: usize, tries: u64, seed: u64, colors: usize) -> Vec<TemplateFile> {
-    let opts = super::ai::labeling::CompileOptions { colors, ..Default::default() };
+    let opts = CompileOptions { colors, ..Default::default() };
     let mut found: Vec<(usize, String)> = Vec::new();
     for i in 0..tries {
         let mut rng = game_rng(seed, i);
@@ -170,7 +173,7 @@ pub fn variants(style: Style, count: usize, tries: u64, seed: u64, colors: usize
             continue;
         }
         let file = TemplateFile { name: String::new(), chain: 8, table: text.clone(), differ: vec![], weights: vec![] };
-        if super::ai::labeling::compile("generated", &file, &opts).is_ok() {
+        if compile("generated", &file, &opts).is_ok() {
             found.push((roughness(&g), text));
         }
     }
@@ -193,6 +196,66 @@ pub fn variants(style: Style, count: usize, tries: u64, seed: u64, colors: usize
         .collect()
 }
 
+/// The labels of `grid`'s chain in the order they pop, if it fires exactly `chain` links of
+/// one label of 4 puyos each and leaves nothing.
+fn pop_order(grid: &LabelGrid, chain: u32) -> Option<Vec<char>> {
+    grid.check_chain(chain).ok()?;
+    let mut g = grid.clone();
+    (0..chain).map(|_| g.pop_step().first().map(|&(label, _)| label)).collect()
+}
+
+/// Every relabeling of the turn-back of `file` (the cells of its last three links, 4 each)
+/// under which the chain still fires its links in the same order, 4 puyos each, and the
+/// template compiles with `colors` colors: variants that differ in the turn-back only, `file`'s
+/// own table first, named "`file.name`, turn-back k".
+pub fn turn_back_relabelings(file: &TemplateFile, colors: usize) -> Result<Vec<TemplateFile>, String> {
+    let grid = LabelGrid::parse(&file.table)
+        .map_err(|(line, col, msg)| format!("table line {}, column {col}: {msg}", line + 1))?;
+    let order = pop_order(&grid, file.chain).ok_or("the table does not fire its chain (each link one label of 4)")?;
+    if order.len() < 3 {
+        return Err("the chain has fewer than 3 links: no turn-back".into());
+    }
+    let turn_back = &order[order.len() - 3..];
+    let cells: Vec<(usize, usize)> = (0..HEIGHT)
+        .flat_map(|r| (0..WIDTH).map(move |c| (r, c)))
+        .filter(|&(r, c)| grid.cells[r][c].is_some_and(|l| turn_back.contains(&l)))
+        .collect();
+    if cells.len() != 12 {
+        return Err("each of the last three links must be one label of 4 cells".into());
+    }
+    let opts = CompileOptions { colors, ..Default::default() };
+    let mut tables = vec![table_text(&grid)];
+    // Cells 0..12 split into three sets of 4 (bit masks): the first, second and last label.
+    let fours = |free: u32| (0..1u32 << 12).filter(move |m| m & !free == 0 && m.count_ones() == 4);
+    for first in fours(0xfff) {
+        for second in fours(0xfff & !first) {
+            let mut g = grid.clone();
+            for (i, &(r, c)) in cells.iter().enumerate() {
+                let k = if first >> i & 1 == 1 {
+                    0
+                } else if second >> i & 1 == 1 {
+                    1
+                } else {
+                    2
+                };
+                g.cells[r][c] = Some(turn_back[k]);
+            }
+            let text = table_text(&g);
+            if pop_order(&g, file.chain).as_ref() == Some(&order) && !tables.contains(&text) {
+                let candidate = TemplateFile { table: text.clone(), ..file.clone() };
+                if compile("relabeled", &candidate, &opts).is_ok() {
+                    tables.push(text);
+                }
+            }
+        }
+    }
+    Ok(tables
+        .into_iter()
+        .enumerate()
+        .map(|(k, table)| TemplateFile { name: format!("{}, turn-back {}", file.name, k + 1), table, ..file.clone() })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +269,33 @@ mod tests {
                 LabelGrid::parse(&f.table).unwrap().check_chain(8).unwrap();
             }
         }
+    }
+
+    fn embedded(name: &str) -> TemplateFile {
+        let (_, text) = crate::levels::embedded_in("puyo").find(|(n, _)| *n == name).unwrap();
+        crate::levels::parse_ron(name, text).unwrap()
+    }
+
+    /// The sandwich family is one turn-back relabeled: each shipped variant is among the
+    /// relabelings of the first, every relabeling keeps the floor A-E and fires A..H in order.
+    #[test]
+    fn turn_back_relabelings_keep_the_floor_and_the_chain() {
+        let table = |f: &TemplateFile| table_text(&LabelGrid::parse(&f.table).unwrap());
+        let first = embedded("sandwich8/v01.ron");
+        let found = turn_back_relabelings(&first, 4).unwrap();
+        assert_eq!(table(&found[0]), table(&first));
+        assert!(found.len() > 12, "{} relabelings", found.len());
+        let floor = |f: &TemplateFile| table(f).replace(['F', 'G', 'H'], "*");
+        for f in &found {
+            assert_eq!(floor(f), floor(&first));
+            let grid = LabelGrid::parse(&f.table).unwrap();
+            assert_eq!(pop_order(&grid, 8), Some("ABCDEFGH".chars().collect()));
+        }
+        for k in 2..=12 {
+            let shipped = embedded(&format!("sandwich8/v{k:02}.ron"));
+            assert!(found.iter().any(|f| table(f) == table(&shipped)), "v{k:02} is not a relabeling of v01");
+        }
+        let two_links = TemplateFile { chain: 2, table: "AB....\nAA....\nAB....\nBB....\n".into(), ..first };
+        assert_eq!(turn_back_relabelings(&two_links, 4).unwrap_err(), "the chain has fewer than 3 links: no turn-back");
     }
 }
