@@ -162,19 +162,24 @@ fn a_folder_of_templates_is_a_group() {
 }
 
 /// `puyo templates --turn-backs FILE` writes every relabeling of the file's turn-back as a
-/// group (the shipped sandwich family is one of them), and names a file that is no chain.
+/// group (the shipped sandwich family is one of them) keeping the file's overrides, and names a
+/// file that is no chain.
 #[test]
 fn turn_backs_of_a_template_file_are_a_group() {
     let root = std::env::temp_dir().join(format!("asobi-puyo-turn-backs-{}", std::process::id()));
     std::fs::create_dir_all(&root).unwrap();
     let file = root.join("base.ron");
-    std::fs::write(&file, include_str!("../../levels/puyo/sandwich8/v03.ron")).unwrap();
+    // A manual weight override travels to every relabeling.
+    let base = include_str!("../../levels/puyo/sandwich8/v03.ron")
+        .replace("chain: 8,", "chain: 8,\n    weights: [('A', 700)],");
+    std::fs::write(&file, base).unwrap();
     let out = root.join("family");
     let args = ["templates", "--turn-backs", file.to_str().unwrap(), "--out", out.to_str().unwrap()];
     cli::run(parse(&args).unwrap()).unwrap();
     let family = load_group(out.to_str().unwrap(), &CompileOptions::default()).unwrap();
     let shipped = load_group("sandwich8", &CompileOptions::default()).unwrap();
     assert!(family.len() > shipped.len(), "{} relabelings", family.len());
+    assert!(family.iter().all(|t| t.weights.contains(&('A', 700))));
     for t in &shipped {
         assert!(family.iter().any(|f| f.labels == t.labels), "{} is not among them", t.name);
     }

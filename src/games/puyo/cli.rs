@@ -317,8 +317,16 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 (None, None) => unreachable!("clap requires --style without --turn-backs"),
             };
             for (k, f) in files.iter().enumerate() {
+                // A relabeled file keeps its manual overrides (generated ones have none).
+                let mut overrides = String::new();
+                if !f.differ.is_empty() {
+                    overrides += &format!("    differ: {},\n", ron::to_string(&f.differ)?);
+                }
+                if !f.weights.is_empty() {
+                    overrides += &format!("    weights: {},\n", ron::to_string(&f.weights)?);
+                }
                 let text = format!(
-                    "(\n    name: {:?},\n    chain: {},\n    table: r#\"\n{}\"#,\n)\n",
+                    "(\n    name: {:?},\n    chain: {},\n    table: r#\"\n{}\"#,\n{overrides})\n",
                     f.name, f.chain, f.table
                 );
                 match &a.out {
