@@ -7,7 +7,8 @@
 //! [`turn_back_relabelings`] keeps a chain's floor and lists every way to relabel its turn-back
 //! (the cells of its last three links): the paper's variants differ in the turn-back only. The
 //! shipped sandwich8 family is 12 relabelings of one generated variant (`--style sandwich
-//! --count 40 --seed S`), stairs8 a hand-designed floor with enumerated turn-backs.
+//! --count 40 --seed S`), stairs8 a hand-designed floor with 10 of the turn-backs of five cell
+//! shapes, relabeled the same way.
 //! `asobi puyo templates` prints either.
 
 use rand::Rng;
@@ -297,5 +298,56 @@ mod tests {
         }
         let two_links = TemplateFile { chain: 2, table: "AB....\nAA....\nAB....\nBB....\n".into(), ..first };
         assert_eq!(turn_back_relabelings(&two_links, 4).unwrap_err(), "the chain has fewer than 3 links: no turn-back");
+    }
+
+    /// The grid with its labels renamed a, b, c, ... in the order they first occur (rows bottom
+    /// to top): two tables that differ only in what their labels are called compile to the same
+    /// template.
+    fn renamed_in_order(g: &LabelGrid) -> Vec<Option<char>> {
+        let mut names: Vec<char> = Vec::new();
+        let cells = g.cells.iter().flatten();
+        cells
+            .map(|cell| {
+                cell.map(|l| {
+                    let k = names.iter().position(|&n| n == l).unwrap_or_else(|| {
+                        names.push(l);
+                        names.len() - 1
+                    });
+                    char::from(b'a' + k as u8)
+                })
+            })
+            .collect()
+    }
+
+    /// Each shipped 8-chain group is one floor (links A-E) with distinct turn-backs: no two of
+    /// its variants are the same template under other label names.
+    #[test]
+    fn shipped_eight_chain_groups_are_one_floor_with_distinct_turn_backs() {
+        for group in ["stairs8", "sandwich8"] {
+            let grids: Vec<LabelGrid> = crate::levels::embedded_in("puyo")
+                .filter(|(name, _)| name.starts_with(&format!("{group}/")))
+                .map(|(name, text)| {
+                    LabelGrid::parse(&crate::levels::parse_ron::<TemplateFile>(name, text).unwrap().table).unwrap()
+                })
+                .collect();
+            assert!(grids.len() >= 10, "{group}: {} variants", grids.len());
+            let floor = |g: &LabelGrid| {
+                let mut links_a_to_e = g.clone();
+                links_a_to_e.cells.iter_mut().flatten().for_each(|c| *c = c.filter(|l| !"FGH".contains(*l)));
+                table_text(&links_a_to_e)
+            };
+            for (i, g) in grids.iter().enumerate() {
+                assert_eq!(floor(g), floor(&grids[0]), "{group} variant {} has another floor", i + 1);
+                for (j, other) in grids[..i].iter().enumerate() {
+                    assert_ne!(
+                        renamed_in_order(g),
+                        renamed_in_order(other),
+                        "{group}: variants {} and {} are one template",
+                        j + 1,
+                        i + 1
+                    );
+                }
+            }
+        }
     }
 }

@@ -86,7 +86,7 @@ pub struct AiParams {
     pub switch: f64,
     /// asobi's decision (spec §9.11): the combined player also waits until its formation
     /// fires its chain (a trigger of at most 3 puyos of one colour into one column starts at
-    /// least the template's links). With stairs8 only 31% of formations fire their chain when
+    /// least the template's links). With stairs8 only 33% of formations fire their chain when
     /// the score reaches 0.95 (E1's `fires_share`), and potential maximization, reading three
     /// pairs, does not finish them. false = the paper's switch on the score alone.
     pub switch_ready: bool,
