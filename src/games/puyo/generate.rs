@@ -305,8 +305,9 @@ mod tests {
     /// template.
     fn renamed_in_order(g: &LabelGrid) -> Vec<Option<char>> {
         let mut names: Vec<char> = Vec::new();
-        let cells = g.cells.iter().flatten();
-        cells
+        g.cells
+            .iter()
+            .flatten()
             .map(|cell| {
                 cell.map(|l| {
                     let k = names.iter().position(|&n| n == l).unwrap_or_else(|| {
