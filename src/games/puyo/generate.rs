@@ -327,9 +327,7 @@ mod tests {
         for group in ["stairs8", "sandwich8"] {
             let grids: Vec<LabelGrid> = crate::levels::embedded_in("puyo")
                 .filter(|(name, _)| name.starts_with(&format!("{group}/")))
-                .map(|(name, text)| {
-                    LabelGrid::parse(&crate::levels::parse_ron::<TemplateFile>(name, text).unwrap().table).unwrap()
-                })
+                .map(|(name, _)| LabelGrid::parse(&embedded(name).table).unwrap())
                 .collect();
             assert!(grids.len() >= 10, "{group}: {} variants", grids.len());
             let floor = |g: &LabelGrid| {
