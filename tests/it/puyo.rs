@@ -109,6 +109,22 @@ fn build_and_versus_report_the_contract_fields() {
     assert_eq!(MERGERS.len(), 3);
 }
 
+/// A build trial names the template it completed (empty when it did not complete), so runs
+/// with both groups can tell which group each trial built.
+#[test]
+fn build_records_name_the_completed_template() {
+    let params = AiParams { group: "chains8".into(), ..AiParams::default() };
+    let build = Build { params, trials: 3, max_moves: 60, colors: 4 };
+    let group = load_group("chains8", &CompileOptions::default()).unwrap();
+    let records: Vec<_> = (0..3).map(|i| build.play(7, i)).collect();
+    assert!(records.iter().any(|r| r.completed), "{records:?}");
+    for r in records {
+        assert_eq!(r.completed, group.iter().any(|t| t.name == r.template), "{r:?}");
+    }
+    let cut_short = Build { max_moves: 5, ..build }.play(7, 0);
+    assert!(!cut_short.completed && cut_short.template.is_empty(), "{cut_short:?}");
+}
+
 #[test]
 fn bad_group_is_an_error_not_a_panic() {
     let bad_group = parse(&["build", "--templates", "nope", "--trials", "1", "--quiet"]).unwrap();

@@ -87,6 +87,10 @@ pub struct BuildRecord {
     /// (0 if none did within the move limit): the trial goes on after completion to find it.
     #[serde(default)]
     pub fire_moves: u32,
+    /// The best template when the trial completed (empty if it did not): which group a trial
+    /// with several groups built.
+    #[serde(default)]
+    pub template: String,
 }
 
 impl Experiment for Build {
@@ -129,7 +133,14 @@ impl Traced for Build {
         let pairs = pairs_for(seed, index, self.colors, self.max_moves as usize + KNOWN);
         let mut field = Field::new();
         let start = Instant::now();
-        let mut rec = BuildRecord { completed: false, moves: self.max_moves, ms: 0.0, fires: false, fire_moves: 0 };
+        let mut rec = BuildRecord {
+            completed: false,
+            moves: self.max_moves,
+            ms: 0.0,
+            fires: false,
+            fire_moves: 0,
+            template: String::new(),
+        };
         let mut played = 0;
         for m in 0..self.max_moves as usize {
             let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
@@ -139,12 +150,13 @@ impl Traced for Build {
             });
             played = m as u32 + 1;
             trace(&TracedMove::alone(played, pairs[m], &d, &field, chain));
-            if let Some(fires) = formation
+            if let Some((template, fires)) = formation
                 && !rec.completed
             {
                 (rec.completed, rec.moves, rec.fires) = (true, played, fires);
+                rec.template = ai.templates()[template].name.clone();
             }
-            if formation == Some(true) {
+            if formation.is_some_and(|(_, fires)| fires) {
                 rec.fire_moves = played;
                 break;
             }
@@ -160,23 +172,24 @@ impl Traced for Build {
 
 /// Plays `placement` of `pair`, judging the best template before resolution, so the move
 /// that fires counts (spec §9.1). Returns, when the best template's score passes `reached`,
-/// whether the formation fires its chain (the move fired it, or a trigger of at most 3 puyos
-/// would: the score alone does not guarantee it), and the chain the move fired.
+/// that template and whether its formation fires its chain (the move fired it, or a trigger
+/// of at most 3 puyos would: the score alone does not guarantee it), and the chain the move
+/// fired.
 fn play_judging_formation(
     ai: &Player,
     field: &mut Field,
     pair: Pair,
     placement: Placement,
     reached: impl Fn(f64) -> bool,
-) -> (Option<bool>, Chain) {
+) -> (Option<(usize, bool)>, Chain) {
     let placed = field.place(pair, placement).expect("AIs return legal moves");
     let best = best_template(ai.templates(), field).filter(|&(_, s)| reached(s));
     let chain = field.resolve_from(placed, |_| {});
-    let fires = best.map(|(t, _)| {
+    let formation = best.map(|(t, _)| {
         let links = ai.templates()[t].chain;
-        chain.links >= links || fires_chain(field, links)
+        (t, chain.links >= links || fires_chain(field, links))
     });
-    (fires, chain)
+    (formation, chain)
 }
 
 fn ms_per(start: Instant, moves: u32) -> f64 {
@@ -300,7 +313,7 @@ impl Traced for Endless {
             });
             rec.moves = m as u32 + 1;
             trace(&TracedMove::alone(rec.moves, pairs[m], &d, &field, chain));
-            if let Some(fires) = formation {
+            if let Some((_, fires)) = formation {
                 rec.formation_move = if rec.formation_move == 0 { rec.moves } else { rec.formation_move };
                 rec.ready_move = if rec.ready_move == 0 && fires { rec.moves } else { rec.ready_move };
             }
