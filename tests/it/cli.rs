@@ -29,8 +29,8 @@ fn unknown_subcommand_is_an_error_not_a_panic() {
 
 #[test]
 fn merge_of_a_malformed_file_names_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("asobi-merge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let bad = dir.join("bad.json");
     std::fs::write(&bad, "{\n  \"experiment\": \"x\",\n  oops\n}").unwrap();
     let out = asobi(&["merge", bad.to_str().unwrap()]);

@@ -169,8 +169,8 @@ fn merged_shards_equal_one_run() {
 #[test]
 fn presets_load_and_bad_ones_say_where() {
     assert_eq!(load_params(Some("thesis")).unwrap(), Params::default(), "the bundled preset is the thesis");
-    let dir = std::env::temp_dir().join(format!("asobi-labyrinth-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let good = dir.join("good.ron");
     std::fs::write(&good, "(static_tile: (target: 0, base: 150, distance: 10, wall: 20, fixed: 9, two_dir: 0, mine: 0, opp: 0, opp_home: 0, threshold: None, offboard_distance: 12))").unwrap();
     let p = load_params(Some(good.to_str().unwrap())).unwrap();

@@ -33,8 +33,8 @@ fn every_bundled_competition_puzzle_is_solved_and_its_solutions_replay() {
 
 #[test]
 fn puzzle_files_and_batch_command() {
-    let dir = std::env::temp_dir().join(format!("asobi-nazo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("puzzles.txt");
     std::fs::write(&file, "# two puzzles and a broken line\nfield=0_rrbbrr&steps=brbr&goal=2_0_6_0_\n\nfield=9_&steps&goal=\nhttps://ishikawapuyo.net/simu/pn.html?c00_c1__u03\n").unwrap();
     let p = read_puzzle(file.to_str().unwrap()).unwrap();
@@ -55,7 +55,6 @@ fn puzzle_files_and_batch_command() {
         output: OutputOptions::default(),
     };
     assert!(cli::run(Command::SolveBatch(missing)).is_err());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -159,7 +159,8 @@ fn bad_group_is_an_error_not_a_panic() {
 /// experiments load every `.ron` file in it, and a malformed file is named with its line.
 #[test]
 fn a_folder_of_templates_is_a_group() {
-    let root = std::env::temp_dir().join(format!("asobi-puyo-folder-{}", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
     let dir = root.join("new").join("sandwich");
     let dir_arg = dir.to_str().unwrap();
     let generate = ["templates", "--style", "sandwich", "--count", "2", "--seed", "3", "--out", dir_arg];
@@ -174,7 +175,6 @@ fn a_folder_of_templates_is_a_group() {
     std::fs::create_dir_all(&empty).unwrap();
     let err = load_group(empty.to_str().unwrap(), &CompileOptions::default()).unwrap_err().to_string();
     assert!(err.contains("no .ron"), "{err}");
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 /// `puyo templates --turn-backs FILE` writes every relabeling of the file's turn-back as a
@@ -182,8 +182,8 @@ fn a_folder_of_templates_is_a_group() {
 /// file that is no chain.
 #[test]
 fn turn_backs_of_a_template_file_are_a_group() {
-    let root = std::env::temp_dir().join(format!("asobi-puyo-turn-backs-{}", std::process::id()));
-    std::fs::create_dir_all(&root).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
     let file = root.join("base.ron");
     // A manual weight override travels to every relabeling.
     let base = include_str!("../../levels/puyo/sandwich8/v03.ron")
@@ -202,7 +202,6 @@ fn turn_backs_of_a_template_file_are_a_group() {
     std::fs::write(&file, "(\n    name: \"flat\",\n    chain: 0,\n    table: \"AB....\",\n)\n").unwrap();
     let err = cli::run(parse(&args).unwrap()).unwrap_err().to_string();
     assert!(err.contains("base.ron") && err.contains("fewer than 3 links"), "{err}");
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 /// E2 reports when the combined player's template phase reaches the switch score and when its

@@ -197,13 +197,12 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(e.contains("--ties") && e.contains("sideways"), "{e}");
     let e = run(&["eval", "--terminal-at-depth", "maybe", "--json"]).unwrap_err().to_string();
     assert!(e.contains("--terminal-at-depth") && e.contains("maybe"), "{e}");
-    let dir = std::env::temp_dir().join(format!("asobi-shanghai-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = dir.join("bad.layout");
     std::fs::write(&path, "kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n43\n").unwrap();
     let e = run(&["oracle", "--layout", path.to_str().unwrap(), "--random", "--json"]).unwrap_err().to_string();
     assert!(e.contains("bad.layout:6:"), "{e}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `tune --weights` starts from the given preset (with no rounds it writes it back unchanged),
@@ -211,8 +210,8 @@ fn bad_input_is_an_error_not_a_panic() {
 /// naming the file.
 #[test]
 fn tune_starts_from_a_preset_and_can_tune_the_papers_player() {
-    let dir = std::env::temp_dir().join(format!("asobi-tune-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let start = Weights { dominated: 0.25, moves: -1.5, upper: 0.75, floating: 2.0, unknown: -3.0 };
     let preset = WeightsFile { layout: "mini_turtle".into(), weights: start };
     let (from, to) = (dir.join("start.ron"), dir.join("out.ron"));
@@ -249,5 +248,4 @@ fn tune_starts_from_a_preset_and_can_tune_the_papers_player() {
     std::fs::remove_file(&from).unwrap();
     let e = tune("0", "true").unwrap_err().to_string();
     assert!(e.contains("start.ron"), "{e}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
