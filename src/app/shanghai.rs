@@ -672,6 +672,11 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     .on_hover_text("nodes of each of those solver searches");
     ui.checkbox(&mut p.solvable_worlds, "re-sample unsolvable worlds")
         .on_hover_text("asobi's extension: redeal hidden tiles when the sample is provably lost");
+    ui.add(egui::Slider::new(&mut p.risk_worlds, 0..=128).text("risk check worlds")).on_hover_text(
+        "asobi's extension: the near-best moves are judged on this many more worlds by the solver alone",
+    );
+    ui.add_enabled(p.risk_worlds > 0, egui::Slider::new(&mut p.risk_window, 0.0..=0.2).text("risk check window"))
+        .on_hover_text("moves whose mean value lies this close to the best take part in the risk check");
     let mut ties = p.tie_break();
     egui::ComboBox::from_label("ties").selected_text(tie_label(ties)).show_ui(ui, |ui| {
         for rule in [TieBreak::First, TieBreak::Random, TieBreak::Value] {

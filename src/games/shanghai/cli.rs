@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::ai::tune::{TuneOptions, tune};
-use super::ai::{PlayerParams, SOLVE_NODES, TieBreak};
+use super::ai::{PlayerParams, RISK_WINDOW, SOLVE_NODES, TieBreak};
 use super::catalog::{bundled, load, read_weights, weights_for};
 use super::experiment::{Deals, Eval, Generate, OnLayout, Oracle, TracedDecision};
 use super::generator::{DealSource, backward_play};
@@ -106,6 +106,21 @@ pub struct ExtensionArgs {
     /// depth D is worth its action value alone, whatever the sampled world holds.
     #[arg(long, action = clap::ArgAction::Set)]
     pub terminal_at_depth: Option<bool>,
+    /// The risk check (asobi's, off by default): the moves whose mean value lies within
+    /// --risk-window of the best are also judged on this many more solvable worlds by the
+    /// peeking solver alone, and the one that loses the fewest is played (48 is a good value).
+    #[arg(long, default_value_t = 0)]
+    pub risk_worlds: u32,
+    /// The risk check's window of mean values.
+    #[arg(long, default_value_t = RISK_WINDOW, value_parser = risk_window)]
+    pub risk_window: f64,
+}
+
+fn risk_window(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
 }
 
 impl ExtensionArgs {
@@ -118,6 +133,8 @@ impl ExtensionArgs {
             solve_nodes: self.solve_nodes,
             ties: self.ties,
             terminal_at_depth: self.terminal_at_depth.unwrap_or(self.dead_ends),
+            risk_worlds: self.risk_worlds,
+            risk_window: self.risk_window,
             ..player
         }
     }
@@ -442,5 +459,14 @@ mod tests {
         assert!(!player(&["--dead-ends", "false"]).terminal_at_depth);
         assert!(player(&["--dead-ends", "false", "--terminal-at-depth", "true"]).terminal_at_depth);
         assert!(!player(&["--terminal-at-depth", "false"]).terminal_at_depth);
+    }
+
+    /// The risk check is off unless asked for, and its window is a share of value.
+    #[test]
+    fn the_risk_check_is_asked_for() {
+        assert_eq!(player(&[]).risk_worlds, 0);
+        let p = player(&["--risk-worlds", "48", "--risk-window", "0.1"]);
+        assert_eq!((p.risk_worlds, p.risk_window), (48, 0.1));
+        assert!(Extensions::try_parse_from(["x", "--risk-window", "2"]).is_err());
     }
 }

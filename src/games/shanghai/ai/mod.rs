@@ -13,7 +13,9 @@
 //! positions after root moves ([`PlayerParams::solve_depth`]: the action value of a position
 //! the search cannot finish stays near 1, so a move that loses the sampled world scored
 //! like a safe one), the solver's check of rule 4 and the rating of guesses in the search
-//! (see [`search`]), and among equal mean values a move that is no guess goes first.
+//! (see [`search`]), and among equal mean values a move that is no guess goes first. A
+//! third, the risk check ([`risk`]), judges the moves valued near the best on more worlds by
+//! the solver alone and plays the one that loses the fewest.
 //!
 //! Equal mean values are common (every sampled world cleared within depth D scores 1), and
 //! the paper does not say how it breaks them (spec §10.4): [`TieBreak`] does. With the first
@@ -23,6 +25,7 @@
 
 pub mod certain;
 pub mod features;
+pub mod risk;
 pub mod search;
 pub mod solver;
 pub mod tune;
@@ -111,6 +114,14 @@ pub struct PlayerParams {
     /// with `dead_ends`, [`TieBreak::First`] without.
     #[serde(default)]
     pub ties: Option<TieBreak>,
+    /// The risk check ([`risk`]): the moves whose mean value lies within `risk_window` of
+    /// the best are also judged on this many more solvable worlds by the solver alone, and
+    /// the one that loses the fewest is played (0: off, the paper's choice; also what old
+    /// files ran with).
+    #[serde(default)]
+    pub risk_worlds: u32,
+    #[serde(default = "default_risk_window")]
+    pub risk_window: f64,
 }
 
 /// The default of [`PlayerParams::solve_nodes`], also what files without the field ran with.
@@ -118,6 +129,13 @@ pub const SOLVE_NODES: u64 = 300;
 
 fn default_solve_nodes() -> u64 {
     SOLVE_NODES
+}
+
+/// The default of [`PlayerParams::risk_window`].
+pub const RISK_WINDOW: f64 = 0.03;
+
+fn default_risk_window() -> f64 {
+    RISK_WINDOW
 }
 
 impl Default for PlayerParams {
@@ -132,6 +150,8 @@ impl Default for PlayerParams {
             solve_depth: 1,
             solve_nodes: SOLVE_NODES,
             ties: None,
+            risk_worlds: 0,
+            risk_window: RISK_WINDOW,
         }
     }
 }
@@ -176,12 +196,31 @@ impl Player for VirtualPlayer {
         }
         let values: Vec<(Move, f64)> = moves.iter().zip(&totals).map(|(&m, &t)| (m, t / p.n.max(1) as f64)).collect();
         let keys = tie_keys(obs, &moves, p, rng);
-        let best = (0..moves.len()).fold(0, |b, i| {
+        let better = |i: usize, b: usize| {
             let (vi, vb) = (values[i].1, values[b].1);
-            if vi > vb + TIE || (vi >= vb - TIE && keys[i] > keys[b]) { i } else { b }
-        });
+            vi > vb + TIE || (vi >= vb - TIE && keys[i] > keys[b])
+        };
+        let best = (0..moves.len()).fold(0, |b, i| if better(i, b) { i } else { b });
+        let mut why =
+            format!("best mean value {:.3} over {} moves (n = {}, D = {})", values[best].1, moves.len(), p.n, p.depth);
+        let near: Vec<usize> = (0..moves.len()).filter(|&i| values[i].1 >= values[best].1 - p.risk_window).collect();
+        let best = if p.risk_worlds > 0 && near.len() > 1 {
+            let candidates: Vec<Move> = near.iter().map(|&i| moves[i]).collect();
+            let lost = risk::losses(obs, &candidates, p.risk_worlds, p, rng);
+            let least = lost.iter().copied().min().unwrap_or(0);
+            let safest = near.iter().zip(&lost).filter(|&(_, &l)| l == least).map(|(&i, _)| i);
+            let pick = safest.reduce(|b, i| if better(i, b) { i } else { b }).unwrap_or(best);
+            let most = lost.iter().copied().max().unwrap_or(0);
+            let (shown, value) = (near.len(), values[pick].1);
+            why = format!(
+                "{why}; risk check of {shown} moves: {least}-{most} of {} worlds lost, played {value:.3}",
+                p.risk_worlds
+            );
+            pick
+        } else {
+            best
+        };
         let best = values[best];
-        let why = format!("best mean value {:.3} over {} moves (n = {}, D = {})", best.1, moves.len(), p.n, p.depth);
         debug_assert!(world.iter().enumerate().all(|(i, &k)| !obs.present.contains(i) || k != UNKNOWN));
         Some(Decision { mv: best.0, why, values, certain_rule: None })
     }

@@ -140,7 +140,7 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the solver's search proves `m` from `present` lost in this world.
-    fn loses(&mut self, present: TileSet, m: Move) -> bool {
+    pub fn loses(&mut self, present: TileSet, m: Move) -> bool {
         let mut next = present;
         m.tiles().into_iter().for_each(|t| next.remove(t));
         self.searched_lost(next)
