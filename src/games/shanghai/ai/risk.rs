@@ -8,8 +8,8 @@
 //! lower). So the moves whose mean value lies within a window of the best are also judged
 //! on more worlds, each dealt like the searched ones and kept only when the peeking solver
 //! finds it solvable, by the solver alone: the move that loses the fewest of them is played.
-//! With 48 such worlds it lifts fortress72 (n = 16, D = 3) from .936 to .954, but neither the
-//! mini turtle nor the turtle (README), so it is off by default.
+//! With 48 such worlds it lifts fortress72 (n = 16, D = 3) from .936 to .954, but not the
+//! mini layouts or the turtle (README), so it is off by default.
 
 use rand::seq::SliceRandom;
 
