@@ -201,24 +201,11 @@ impl Player for VirtualPlayer {
             vi > vb + TIE || (vi >= vb - TIE && keys[i] > keys[b])
         };
         let best = (0..moves.len()).fold(0, |b, i| if better(i, b) { i } else { b });
-        let mut why =
+        let why =
             format!("best mean value {:.3} over {} moves (n = {}, D = {})", values[best].1, moves.len(), p.n, p.depth);
-        let near: Vec<usize> = (0..moves.len()).filter(|&i| values[i].1 >= values[best].1 - p.risk_window).collect();
-        let best = if p.risk_worlds > 0 && near.len() > 1 {
-            let candidates: Vec<Move> = near.iter().map(|&i| moves[i]).collect();
-            let lost = risk::losses(obs, &candidates, p.risk_worlds, p, rng);
-            let least = lost.iter().copied().min().unwrap_or(0);
-            let safest = near.iter().zip(&lost).filter(|&(_, &l)| l == least).map(|(&i, _)| i);
-            let pick = safest.reduce(|b, i| if better(i, b) { i } else { b }).unwrap_or(best);
-            let most = lost.iter().copied().max().unwrap_or(0);
-            let (shown, value) = (near.len(), values[pick].1);
-            why = format!(
-                "{why}; risk check of {shown} moves: {least}-{most} of {} worlds lost, played {value:.3}",
-                p.risk_worlds
-            );
-            pick
-        } else {
-            best
+        let (best, why) = match risk::choose(obs, &values, best, better, p, rng) {
+            Some((pick, check)) => (pick, format!("{why}; {check}")),
+            None => (best, why),
         };
         let best = values[best];
         debug_assert!(world.iter().enumerate().all(|(i, &k)| !obs.present.contains(i) || k != UNKNOWN));

@@ -25,6 +25,36 @@ const RISK_NODES: u64 = 2_000;
 /// its budget is dealt again).
 const RISK_TRIES: u32 = 4;
 
+/// The risk check's choice among `values` (move, mean value): of the moves within
+/// [`PlayerParams::risk_window`] of move `best`, the one that loses the fewest risk worlds,
+/// the first by `better` among those, with the check's line for the decision's reason.
+/// `None` when the check is off or fewer than two moves are that near.
+pub fn choose(
+    obs: &Observation,
+    values: &[(Move, f64)],
+    best: usize,
+    better: impl Fn(usize, usize) -> bool,
+    params: &PlayerParams,
+    rng: &mut GameRng,
+) -> Option<(usize, String)> {
+    let near: Vec<usize> = (0..values.len()).filter(|&i| values[i].1 >= values[best].1 - params.risk_window).collect();
+    if params.risk_worlds == 0 || near.len() < 2 {
+        return None;
+    }
+    let candidates: Vec<Move> = near.iter().map(|&i| values[i].0).collect();
+    let lost = losses(obs, &candidates, params.risk_worlds, params, rng);
+    let (least, most) = (*lost.iter().min()?, *lost.iter().max()?);
+    let safest = near.iter().zip(&lost).filter(|&(_, &l)| l == least).map(|(&i, _)| i);
+    let pick = safest.reduce(|b, i| if better(i, b) { i } else { b })?;
+    let check = format!(
+        "risk check of {} moves: {least}-{most} of {} worlds lost, played {:.3}",
+        near.len(),
+        params.risk_worlds,
+        values[pick].1
+    );
+    Some((pick, check))
+}
+
 /// How many of up to `worlds` solvable worlds each of `candidates` loses: after the move
 /// the solver proves the world unsolvable. Worlds are dealt from `rng` like the searched
 /// ones (the hidden kinds shuffled onto the hidden tiles).
