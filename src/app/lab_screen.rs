@@ -243,16 +243,16 @@ fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'
             let series = |want: bool| -> Vec<[f64; 2]> {
                 points.iter().zip(marked).filter(|(_, m)| **m == want).map(|(p, _)| *p).collect()
             };
+            // Both axes are rates in [0, 1]: an equal data aspect would waste most of the width.
             let shown = EguiPlot::new(id)
                 .height(320.0)
-                .data_aspect(1.0)
                 .x_axis_label(x_label.clone())
                 .y_axis_label(y_label.clone())
                 .include_x(0.0)
                 .include_x(1.0)
                 .include_y(0.0)
                 .include_y(1.0)
-                .legend(egui_plot::Legend::default())
+                .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightBottom))
                 .show(ui, |p| {
                     p.points(Points::new(title.clone(), series(false)).radius(3.0));
                     p.points(Points::new(marked_label.clone(), series(true)).radius(4.5));
