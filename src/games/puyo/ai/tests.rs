@@ -4,7 +4,7 @@
 use rand::{Rng, SeedableRng};
 
 use super::*;
-use crate::games::puyo::rules::pair_sequence;
+use crate::games::puyo::rules::{Puyo, pair_sequence};
 use crate::lab::rng::GameRng;
 
 #[test]
@@ -115,4 +115,27 @@ fn the_combined_player_switches_once_its_formation_fires() {
 fn a_ready_formation_waits_for_few_empty_cells() {
     let c = decide_over_three_reds(|_| true, 1);
     assert!(!c.fires, "{c:?}");
+}
+
+/// Game 356 of `puyo endless --ai combined --seed 1`, move 42: the pair in hand fires the
+/// finished stairs formation (8 links, attack 211) though no drop of one colour into one column
+/// does, so the extension phase has not begun. The template phase alone fires it; the combined
+/// player reads a larger attack by building on (it fired 11 links two moves later).
+#[test]
+fn the_combined_player_builds_on_a_formation_its_template_phase_would_fire() {
+    let field = Field::from_ascii(
+        "......\n......\n...B..\n.BBG..\n.RBYBY\n.BGGRG\n.BRGRY\n.GYRBY\n.RRBBY\n.BGRGR\n.BGRGY\nYBGRGB\nYYBGRG\n",
+    )
+    .unwrap();
+    let pairs = [
+        Pair::new(Puyo::Yellow, Puyo::Green),
+        Pair::new(Puyo::Yellow, Puyo::Yellow),
+        Pair::new(Puyo::Yellow, Puyo::Yellow),
+    ];
+    let obs = Observation::alone(&field, &pairs);
+    let player = Player::new(AiKind::Combined, AiParams::default()).unwrap();
+    let template_phase = player.template(&obs).unwrap();
+    assert!(template_phase.fires, "{template_phase:?}");
+    let combined = player.decide(&obs).unwrap();
+    assert!(!combined.fires && combined.why.starts_with("potential over"), "{combined:?}");
 }
