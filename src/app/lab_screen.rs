@@ -199,7 +199,14 @@ fn outcome_ui<'a>(ui: &mut egui::Ui, outcome: &'a LabOutcome) -> Option<(&'a Poi
     let mut picked = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.heading("Result");
-        ui.monospace(crate::lab::runner::text_report(&outcome.result));
+        ui.monospace(crate::lab::runner::text_report(&outcome.result, "the JSON below"));
+        egui::CollapsingHeader::new("JSON (as `--json` prints it)").show(ui, |ui| {
+            let json = outcome.result.to_string();
+            if ui.small_button("copy").clicked() {
+                ui.ctx().copy_text(json.clone());
+            }
+            ui.add(egui::Label::new(egui::RichText::new(json).monospace()).wrap());
+        });
         for (i, plot) in outcome.plots.iter().enumerate() {
             picked = picked.or(plot_ui(ui, i, plot));
         }

@@ -254,25 +254,26 @@ pub fn print_result(result: &Value, output: &OutputOptions) {
     if output.json {
         println!("{}", serde_json::to_string(result).expect("JSON value prints"));
     } else {
-        print!("{}", text_report(result));
+        print!("{}", text_report(result, "--json"));
     }
 }
 
 /// Longest value [`text_report`] prints whole (a layout in the parameters can run to pages).
 const REPORT_VALUE_CHARS: usize = 200;
 
-/// `text` cut to `max` characters, saying how much was left out.
-fn elide(text: &str, max: usize) -> String {
+/// `text` cut to `max` characters, saying how much was left out and what shows it whole.
+fn elide(text: &str, max: usize, whole: &str) -> String {
     let total = text.chars().count();
     if total <= max {
         return text.to_string();
     }
     let kept: String = text.chars().take(max).collect();
-    format!("{kept} ... ({} more characters; --json shows all)", total - max)
+    format!("{kept} ... ({} more characters; {whole} shows all)", total - max)
 }
 
-/// `key: value` lines for people; nested objects inline, long values elided, records left out.
-pub fn text_report(result: &Value) -> String {
+/// `key: value` lines for people; nested objects inline, records left out, long values elided
+/// with a pointer to `whole`, where the reader finds them in full (e.g. "--json").
+pub fn text_report(result: &Value, whole: &str) -> String {
     let Value::Object(map) = result else { return format!("{result}\n") };
     let width = map.keys().map(String::len).max().unwrap_or(0);
     let mut s = String::new();
@@ -287,7 +288,7 @@ pub fn text_report(result: &Value) -> String {
             Value::String(t) => t.clone(),
             other => other.to_string(),
         };
-        s.push_str(&format!("{k:>width$}: {}\n", elide(&shown, REPORT_VALUE_CHARS)));
+        s.push_str(&format!("{k:>width$}: {}\n", elide(&shown, REPORT_VALUE_CHARS, whole)));
     }
     s
 }
@@ -405,7 +406,7 @@ mod tests {
     #[test]
     fn text_report_elides_long_values_only() {
         let long = "x".repeat(REPORT_VALUE_CHARS + 50);
-        let report = text_report(&serde_json::json!({"short": "abc", "long": long}));
+        let report = text_report(&serde_json::json!({"short": "abc", "long": long}), "--json");
         assert!(report.contains("short: abc\n"));
         assert!(report.contains(" ... (50 more characters; --json shows all)"));
         assert!(!report.contains(&long));
