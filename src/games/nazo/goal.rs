@@ -102,6 +102,14 @@ impl GoalColor {
             GoalColor::Puyo(c) => format!("{c:?}").to_lowercase(),
         }
     }
+
+    /// The puyos this colour counts, as a plural noun ("puyos" for all of them, garbage too).
+    fn puyos(self) -> String {
+        match self {
+            GoalColor::All => "puyos".into(),
+            other => format!("{} puyos", other.words()),
+        }
+    }
 }
 
 /// Exactly n, or at least n.
@@ -243,15 +251,15 @@ impl Goal {
                 Operator::Exact => "exactly",
                 Operator::AtLeast => "at least",
             };
-            let (n, c) = (m.value, m.color.words());
+            let (n, puyos) = (m.value, m.color.puyos());
             match m.kind {
                 GoalKind::Chain => format!("{op} {n}-chain"),
                 GoalKind::Color => format!("{op} {n} colours popping at once"),
-                GoalKind::Count => format!("{op} {n} {c} puyos popping at once"),
-                GoalKind::Place => format!("{c} popping in {op} {n} groups at once"),
-                GoalKind::Connection => format!("{c} popping as a group of {op} {n}"),
+                GoalKind::Count => format!("{op} {n} {puyos} popping at once"),
+                GoalKind::Place => format!("{puyos} popping in {op} {n} groups at once"),
+                GoalKind::Connection => format!("{puyos} popping as a group of {op} {n}"),
                 GoalKind::AccumColor => format!("{op} {n} colours popped in total"),
-                GoalKind::AccumCount => format!("{op} {n} {c} puyos popped in total"),
+                GoalKind::AccumCount => format!("{op} {n} {puyos} popped in total"),
             }
         });
         let clear = self.clear.map(|c| format!("clear {}", c.words()));
@@ -306,5 +314,6 @@ mod tests {
         assert_eq!(g.describe(), "exactly 3-chain and clear all");
         assert_eq!(pon2::parse_goal("_6").unwrap().describe(), "clear yellow");
         assert_eq!(pon2::parse_goal("2_2_6_1_").unwrap().describe(), "at least 6 coloured puyos popping at once");
+        assert_eq!(pon2::parse_goal("2_0_6_0_").unwrap().describe(), "exactly 6 puyos popping at once");
     }
 }
