@@ -7,7 +7,7 @@
 //! Rooms: [`rules`] (deck, deals, moves), [`stack_game`] (the simplified game, exact values),
 //! [`plan`] (assignment plans and the 4-foundation estimate, on a plan's graph from `graph`),
 //! [`ai`] (the players), [`oracle`], [`log`] (the appendix-style game log), [`experiment`]
-//! (the paper's tables), [`cli`], [`bench`].
+//! (the paper's tables), [`cli`], [`mod@bench`].
 
 pub mod ai;
 pub mod bench;

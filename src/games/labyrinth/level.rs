@@ -133,7 +133,7 @@ impl Criterion {
         threshold: None,
         offboard_distance: 12.0,
     };
-    /// 宝物残数推測型: 25·[T] + mine − opp − 25·[opponent home].
+    /// 宝物残数推測型: 25·\[T\] + mine − opp − 25·\[opponent home\].
     pub const TREASURE_COUNT: Criterion =
         Criterion { target: 25.0, mine: 1.0, opp: 1.0, opp_home: 25.0, ..Criterion::ZERO };
     /// 移動距離型: 15 − d − 2·wall.

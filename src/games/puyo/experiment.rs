@@ -353,7 +353,7 @@ pub struct VersusRecord {
     pub outcome: Outcome,
     pub ticks: u32,
     pub ms: f64,
-    /// Per side, its first chain of at least [`ATTACK_LINKS`] links (who attacks first, and
+    /// Per side, its first chain of at least `ATTACK_LINKS` links (who attacks first, and
     /// with what, decides most games).
     #[serde(default)]
     pub first_attack: [Option<Attack>; 2],

@@ -224,7 +224,7 @@ pub struct TuneArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Where to write the preset (default: <layout>.weights.ron).
+    /// Where to write the preset (default: `<layout>.weights.ron`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[command(flatten)]

@@ -5,7 +5,7 @@
 //!
 //! Rooms: [`layout`] and [`tileset`] (geometry, §2.2), [`rules`] (moves, visibility, §2.3-2.4),
 //! [`io`] (KMahjongg layouts, instance files), [`generator`] (backward play, §3), [`ai`] (virtual
-//! player §4.2, solver, tuner), [`experiment`] (§4.3, §5), [`cli`], [`bench`].
+//! player §4.2, solver, tuner), [`experiment`] (§4.3, §5), [`cli`], [`mod@bench`].
 
 pub mod ai;
 pub mod bench;

@@ -1,5 +1,5 @@
 //! Exchange formats of Nazo Puyo puzzles (spec §3): the pon2 query and IshikawaPuyo URLs.
-//! Both parse into the same [`Puzzle`](super::puzzle::Puzzle) and report errors with the
+//! Both parse into the same [`Puzzle`] and report errors with the
 //! 1-based character position of the offending part.
 
 pub mod ishikawa;

@@ -2,8 +2,8 @@
 //! chain order a player would expect. Each template is a colour-equality pattern: cells with
 //! one letter share a colour, orthogonally adjacent cells with different letters differ, and
 //! the letters run in the formation's link order (`a` pops first). The shapes are the common
-//! textbook forms (decision: the paper names GTR [17], stair stacking [18] and key stacking
-//! [14] without drawing them); a test checks that each one really fires its chain.
+//! textbook forms (decision: the paper names GTR \[17\], stair stacking \[18\] and key stacking
+//! \[14\] without drawing them); a test checks that each one really fires its chain.
 
 use serde::Serialize;
 

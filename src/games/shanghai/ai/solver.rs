@@ -25,9 +25,9 @@
 //! - a table of positions (remaining tiles plus commitments, stored exactly) proved lost.
 //!
 //! Branching takes the kind with two free tiles and the fewest unrefuted pairings, pairings
-//! that free more tiles first. A first run of [`FIRST_BUDGET`] nodes probes only the kinds
+//! that free more tiles first. A first run of `FIRST_BUDGET` nodes probes only the kinds
 //! it may branch on (cheap nodes: most deals are solved here); later runs probe every kind
-//! (costly nodes, far fewer of them), with budgets growing by [`GROWTH`] and, from the third
+//! (costly nodes, far fewer of them), with budgets growing by `GROWTH` and, from the third
 //! run, shuffled orders, since search times are heavy-tailed. Proofs of lost positions are
 //! kept across runs. A "solvable" verdict comes with its witness replayed
 //! ([`Solver::solution`]); "unsolvable" is an exhaustive search with the sound reductions
