@@ -95,6 +95,8 @@ fn build_and_versus_report_the_contract_fields() {
         "over_30_share",
         "ms_per_move",
         "mean_fire_moves",
+        "jammed",
+        "mean_moves_jam_free",
     ] {
         assert!(m.contains_key(f), "{f}");
     }

@@ -91,6 +91,10 @@ pub struct BuildRecord {
     /// with several groups built.
     #[serde(default)]
     pub template: String,
+    /// The first move before completion at which the search was jammed (every leaf conflicted
+    /// with every template, so the fallback moved); 0 if it never was.
+    #[serde(default)]
+    pub jam_move: u32,
 }
 
 impl Experiment for Build {
@@ -115,6 +119,11 @@ impl Experiment for Build {
         m.insert("ci95_moves".into(), json!(mean_ci95(&done)));
         m.insert("median_moves".into(), json!(median(&done)));
         m.insert("over_30_share".into(), json!(over30 as f64 / records.len().max(1) as f64));
+        // A jammed trial waits for its conflicting puyos to pop (at depth 1 most trials jam).
+        let jam_free: Vec<f64> =
+            records.iter().filter(|r| r.completed && r.jam_move == 0).map(|r| r.moves as f64).collect();
+        m.insert("jammed".into(), json!(records.iter().filter(|r| r.jam_move > 0).count()));
+        m.insert("mean_moves_jam_free".into(), json!(mean(&jam_free)));
         let fires = records.iter().filter(|r| r.completed && r.fires).count();
         m.insert("fires_share".into(), json!(fires as f64 / done.len().max(1) as f64));
         // Completion as the paper meant it (the chain body placed): the formation fires.
@@ -140,15 +149,19 @@ impl Traced for Build {
             fires: false,
             fire_moves: 0,
             template: String::new(),
+            jam_move: 0,
         };
         let mut played = 0;
         for m in 0..self.max_moves as usize {
             let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
-            let Some(d) = ai.decide(&obs) else { break };
+            let Some((d, jammed)) = ai.template_move(&obs) else { break };
             let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
                 s >= self.params.template.completion
             });
             played = m as u32 + 1;
+            if jammed && rec.jam_move == 0 && !rec.completed {
+                rec.jam_move = played;
+            }
             trace(&TracedMove::alone(played, pairs[m], &d, &field, chain));
             if let Some((template, fires)) = formation
                 && !rec.completed
@@ -504,5 +517,31 @@ mod tests {
         assert_eq!(m["won_by_first_attacker"], json!(0.5));
         assert_eq!(m["p1_first_attack_links"], json!((4.0 + 4.0 + 2.0) / 3.0));
         assert_eq!(m["p2_first_attack_move"], json!((20.0 + 20.0 + 30.0 + 15.0) / 4.0));
+    }
+
+    #[test]
+    fn build_records_the_move_at_which_its_search_first_jammed() {
+        let mut params = AiParams::default();
+        params.template.depth = 1;
+        let exp = Build { params, trials: 12, max_moves: 100, colors: 4 };
+        let mut jammed = 0;
+        for index in 0..12 {
+            // The fallback's moves are potential maximization's.
+            let mut first_fallback = 0;
+            let rec = exp.play_traced(1, index, &mut |mv| {
+                if first_fallback == 0 && mv.decision.why.starts_with("potential") {
+                    first_fallback = mv.number;
+                }
+            });
+            if rec.jam_move > 0 {
+                jammed += 1;
+                assert_eq!(rec.jam_move, first_fallback, "trial {index}");
+            } else {
+                assert!(first_fallback == 0 || (rec.completed && first_fallback > rec.moves), "trial {index}");
+            }
+        }
+        assert!(jammed > 0 && jammed < 12, "{jammed} of 12 trials jammed");
+        let records: Vec<BuildRecord> = (0..12).map(|i| exp.play(1, i)).collect();
+        assert_eq!(exp.summarize(&records)["jammed"], json!(jammed));
     }
 }

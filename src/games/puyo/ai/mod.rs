@@ -211,14 +211,22 @@ impl Player {
     }
 
     fn template(&self, obs: &Observation) -> Option<Decision> {
+        self.template_move(obs).map(|(decision, _)| decision)
+    }
+
+    /// The template player's move, and whether the search was jammed: every leaf conflicts
+    /// with every template, so spec §9.4's fallback (potential maximization) moved instead.
+    pub fn template_move(&self, obs: &Observation) -> Option<(Decision, bool)> {
         match search(&self.templates, &self.params.template, obs.field, obs.pairs, self.params.compile.colors) {
-            Some(c) => Some(Decision {
-                placement: c.placement,
-                fires: c.fires,
-                why: format!("template {} scores {:.3}", self.templates[c.template].name, c.score),
-            }),
-            // Spec §9.4: every leaf conflicts with every template.
-            None => self.potential(obs),
+            Some(c) => Some((
+                Decision {
+                    placement: c.placement,
+                    fires: c.fires,
+                    why: format!("template {} scores {:.3}", self.templates[c.template].name, c.score),
+                },
+                false,
+            )),
+            None => self.potential(obs).map(|decision| (decision, true)),
         }
     }
 }
