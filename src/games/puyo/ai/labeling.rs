@@ -212,10 +212,13 @@ fn with_fillable_boundary(grid: &LabelGrid, labels: &Labels) -> LabelGrid {
 }
 
 /// Without the boundary rule: would giving boundary label `b` (or `a`) the color of the
-/// adjacent body label change the chain?
+/// adjacent body label change the chain? Judged with the boundary cells a player fills before
+/// firing in place (each its own color), since they hold the cell up: alone it would fall
+/// away from the link it touches.
 fn breaks_chain(grid: &LabelGrid, labels: &Labels, a: char, b: char, chain: u32) -> bool {
     let (boundary, body) = if a.is_ascii_lowercase() { (a, b) } else { (b, a) };
-    let mut g = grid.clone();
+    let filled = with_fillable_boundary(grid, labels);
+    let mut g = filled.clone();
     for (grow, lrow) in g.cells.iter_mut().zip(labels) {
         for (cell, label) in grow.iter_mut().zip(lrow) {
             if *label == Some(boundary) {
@@ -223,20 +226,23 @@ fn breaks_chain(grid: &LabelGrid, labels: &Labels, a: char, b: char, chain: u32)
             }
         }
     }
-    // Let a floating boundary cell fall as a real puyo would.
+    // A boundary cell filled only when the chain fires falls as a real puyo would.
     g.settle();
-    let mut links = 0;
-    loop {
-        let popped = g.pop_step();
-        if popped.is_empty() {
-            break;
+    let links = |mut g: LabelGrid| {
+        let mut links = 0;
+        loop {
+            let popped = g.pop_step();
+            if popped.is_empty() {
+                return Some(links);
+            }
+            if popped.len() != 1 {
+                return None;
+            }
+            links += 1;
         }
-        if popped.len() != 1 {
-            return true;
-        }
-        links += 1;
-    }
-    links != chain
+    };
+    let unchanged = links(filled).unwrap_or(chain);
+    links(g) != Some(unchanged)
 }
 
 /// Stage (3): the default weight rule (spec §5 table) raised to `power`, then the file's

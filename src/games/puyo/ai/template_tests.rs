@@ -247,3 +247,15 @@ fn with_the_boundary_refinement_accepted_boundary_puyos_keep_the_chain() {
     assert!(accepted_chain_breakers(&CompileOptions::default()) > 0);
     assert_eq!(accepted_chain_breakers(&CompileOptions { boundary_sim: true, ..CompileOptions::default() }), 0);
 }
+
+#[test]
+fn without_the_boundary_rule_a_boundary_cell_held_up_by_the_cells_below_differs_from_its_link() {
+    // stairs8 v01: column 3 holds boundary cells in rows 5-7 beside links F and G. Filled in
+    // that order, the row-7 puyo stays beside G's three connected cells in columns 4-5 and would
+    // pop with them before the chain fires; judged alone it would fall to row 5, beside F.
+    let opts = CompileOptions { boundary_rule: false, ..CompileOptions::default() };
+    let v01 = &load_group("stairs8", &opts).unwrap()[0];
+    let beside_g = v01.labels[6][2].expect("a boundary label");
+    assert!(beside_g.is_ascii_lowercase() && v01.labels[6][3] == Some('G'));
+    assert_eq!(v01.truth.get(beside_g, 'G'), Relation::Differ);
+}
