@@ -740,6 +740,9 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         })
         .response
         .on_hover_text("a relation's weight from its two labels' weights: their mean (paper) or the smaller");
+    ui.checkbox(&mut p.compile.boundary_rule, "boundary rule").on_hover_text(
+        "a boundary cell differs from every body label it touches (paper's example); off: only where sharing the colour changes the chain",
+    );
     ui.checkbox(&mut p.compile.boundary_sim, "boundary cells in the refinement")
         .on_hover_text("asobi: a boundary puyo that falls beside a later link must differ from it (off = paper)");
     ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
