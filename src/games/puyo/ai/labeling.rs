@@ -241,6 +241,8 @@ fn breaks_chain(grid: &LabelGrid, labels: &Labels, a: char, b: char, chain: u32)
             links += 1;
         }
     };
+    // Where the filled boundary already merges two links (`--boundary-sim` is about that), any
+    // colour counts as breaking: the X then stands as under the rule.
     let unchanged = links(filled).unwrap_or(chain);
     links(g) != Some(unchanged)
 }
