@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 
 include!(concat!(env!("OUT_DIR"), "/embedded_levels.rs"));
 
-/// An error in a level file, pointing at the place.
+/// An error in a level file, pointing at the place (line 0: the whole file, e.g. unreadable).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LevelError {
     pub file: String,
@@ -19,7 +19,11 @@ pub struct LevelError {
 
 impl fmt::Display for LevelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        }
     }
 }
 
@@ -66,5 +70,11 @@ mod tests {
         let err = parse_ron::<Vec<u32>>("x.ron", "[1,\n 2,\n oops]").unwrap_err();
         assert_eq!((err.file.as_str(), err.line), ("x.ron", 3));
         assert!(err.to_string().starts_with("x.ron:3:"), "{err}");
+    }
+
+    #[test]
+    fn an_unreadable_file_is_named_without_a_place() {
+        let err = read_user_file(Path::new("/no/such/level.ron")).unwrap_err();
+        assert!(err.to_string().starts_with("/no/such/level.ron: cannot read: "), "{err}");
     }
 }
