@@ -32,7 +32,7 @@ struct WindowArgs {
     /// Screen to open instead of the menu.
     #[arg(long, value_enum, default_value_t = Screen::Menu)]
     game: Screen,
-    /// Start with AIs in every seat (spectator mode).
+    /// Start with AIs in every seat (spectator mode); the Lab runs its first experiment.
     #[arg(long)]
     demo: bool,
     /// Save a PNG of the window after --frames frames, then exit.

@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui_plot::{Bar, BarChart, Plot as EguiPlot, Points};
 
-use super::Screen;
 use super::panel::side_panel;
+use super::{DemoMode, Screen};
 use crate::lab::runner::{Experiment, Shard, SharedProgress, result_json, run_records};
 
 /// What a finished Lab run shows: the command line's JSON result and some plots.
@@ -105,10 +105,37 @@ impl Plugin for LabPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<LabCatalog>()
             .init_resource::<LabState>()
+            .add_systems(OnEnter(Screen::Lab), start_demo_run)
             .add_systems(Update, collect_finished_run.run_if(in_state(Screen::Lab)))
             .add_systems(EguiPrimaryContextPass, lab_ui.run_if(in_state(Screen::Lab)));
         app.world_mut().resource_mut::<super::BuiltScreens>().0.push(Screen::Lab);
     }
+}
+
+/// `--demo`: the first experiment runs at its default size, so the screen shows a run's
+/// progress and then its plots without a click.
+fn start_demo_run(demo: Res<DemoMode>, catalog: Res<LabCatalog>, mut state: ResMut<LabState>) {
+    if !demo.0 || state.running.is_some() || state.outcome.is_some() {
+        return;
+    }
+    if let Some(entry) = catalog.0.first() {
+        select(&mut state, 0, entry);
+        start_run(&mut state, entry);
+    }
+}
+
+fn select(state: &mut LabState, index: usize, entry: &LabEntry) {
+    state.selected = index;
+    state.size = entry.default_size;
+}
+
+/// Starts `entry` in the background with the form's size and seed.
+fn start_run(state: &mut LabState, entry: &LabEntry) {
+    let progress = Arc::new(SharedProgress::default());
+    let (run, size, seed, shared) = (entry.run, state.size, state.seed, progress.clone());
+    let handle = std::thread::spawn(move || run(size, seed, &shared));
+    state.running = Some((progress, handle));
+    state.outcome = None;
 }
 
 fn collect_finished_run(mut state: ResMut<LabState>) {
@@ -157,8 +184,7 @@ fn lab_ui(
 fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState) {
     for (i, entry) in catalog.iter().enumerate() {
         if ui.radio(state.selected == i, format!("{}: {}", entry.game.title(), entry.name)).clicked() {
-            state.selected = i;
-            state.size = entry.default_size;
+            select(state, i, entry);
         }
     }
     let Some(entry) = catalog.get(state.selected) else { return };
@@ -184,11 +210,7 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
         }
         None => {
             if ui.button("Run").clicked() {
-                let progress = Arc::new(SharedProgress::default());
-                let (run, size, seed, shared) = (entry.run, state.size, state.seed, progress.clone());
-                let handle = std::thread::spawn(move || run(size, seed, &shared));
-                state.running = Some((progress, handle));
-                state.outcome = None;
+                start_run(state, entry);
             }
         }
     }
@@ -288,4 +310,50 @@ fn nearest_point(points: &[[f64; 2]], at: [f64; 2], radius: f64) -> Option<usize
     let dist = |p: &[f64; 2]| (p[0] - at[0]).hypot(p[1] - at[1]);
     let (i, p) = points.iter().enumerate().min_by(|a, b| dist(a.1).total_cmp(&dist(b.1)))?;
     (dist(p) <= radius).then_some(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use bevy::ecs::system::RunSystemOnce;
+
+    use super::*;
+
+    fn echo(size: u64, seed: u64, _: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+        Ok(Some(LabOutcome { result: serde_json::json!({ "size": size, "seed": seed }), plots: Vec::new() }))
+    }
+
+    fn world(demo: bool) -> World {
+        let entry = LabEntry { game: Screen::Puyo, name: "echo", size_label: "games", default_size: 7, run: echo };
+        let mut world = World::new();
+        world.insert_resource(DemoMode(demo));
+        world.insert_resource(LabState::default());
+        world.insert_resource(LabCatalog(vec![entry]));
+        world
+    }
+
+    #[test]
+    fn the_demo_runs_the_first_experiment_at_its_default_size() {
+        let mut world = world(true);
+        world.run_system_once(start_demo_run).expect("system runs");
+        let start = Instant::now();
+        while world.resource::<LabState>().outcome.is_none() {
+            assert!(start.elapsed() < Duration::from_secs(10), "the run never finished");
+            std::thread::sleep(Duration::from_millis(1));
+            world.run_system_once(collect_finished_run).expect("system runs");
+        }
+        let state = world.resource::<LabState>();
+        assert_eq!(state.selected, 0);
+        let outcome = state.outcome.as_ref().expect("checked above").as_ref().expect("the run succeeds");
+        assert_eq!(outcome.result, serde_json::json!({ "size": 7, "seed": 1 }));
+    }
+
+    #[test]
+    fn without_the_demo_the_lab_waits_for_a_pick() {
+        let mut world = world(false);
+        world.run_system_once(start_demo_run).expect("system runs");
+        let state = world.resource::<LabState>();
+        assert!(state.running.is_none() && state.selected == usize::MAX);
+    }
 }

@@ -68,7 +68,7 @@ impl Screen {
 #[derive(Resource, Debug, Default)]
 pub struct BuiltScreens(pub Vec<Screen>);
 
-/// `--demo`: game screens start with AIs in every seat.
+/// `--demo`: game screens start with AIs in every seat, and the Lab runs its first experiment.
 #[derive(Resource, Debug, Clone, Copy, Default)]
 pub struct DemoMode(pub bool);
 
