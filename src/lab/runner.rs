@@ -313,7 +313,9 @@ pub fn read_shard_files(paths: &[impl AsRef<Path>]) -> anyhow::Result<(String, R
     for p in paths {
         let path = p.as_ref().display().to_string();
         let text = std::fs::read_to_string(p.as_ref()).with_context(|| format!("cannot read {path}"))?;
-        let value: Value = serde_json::from_str(text.trim())
+        ensure!(!text.trim().is_empty(), "{path}: empty file: expected the JSON result of a --json run");
+        // Parsed untrimmed so that the error's line and column are the file's.
+        let value: Value = serde_json::from_str(&text)
             .map_err(|e| anyhow::anyhow!("{path}:{}:{}: not a JSON result: {e}", e.line(), e.column()))?;
         let Value::Object(value) = value else { bail!("{path}: expected a JSON object") };
         files.push(ShardFile { path, value });

@@ -32,11 +32,17 @@ fn merge_of_a_malformed_file_names_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let bad = dir.join("bad.json");
-    std::fs::write(&bad, "{\n  \"experiment\": \"x\",\n  oops\n}").unwrap();
+    // Leading blank lines: the line named is the file's, not that of the trimmed text.
+    std::fs::write(&bad, "\n\n{\n  \"experiment\": \"x\",\n  oops\n}").unwrap();
     let out = asobi(&["merge", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("bad.json:3:"), "{err}");
+    assert!(err.contains("bad.json:5:"), "{err}");
+    let empty = dir.join("empty.json");
+    std::fs::write(&empty, "\n").unwrap();
+    let out = asobi(&["merge", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("empty.json: empty file"), "{}", stderr(&out));
     let missing = asobi(&["merge", dir.join("none.json").to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("none.json"));
