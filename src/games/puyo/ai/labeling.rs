@@ -165,21 +165,30 @@ pub fn truth_table(grid: &LabelGrid, labels: &Labels, file: &TemplateFile, opts:
             .map(|i| (0..n).map(|j| if i == j { Relation::Same } else { Relation::Any }).collect())
             .collect(),
     };
-    // Automatic rule: adjacent in the finished formation (body-body, boundary-body).
-    for (a, b) in adjacent_pairs(labels) {
-        if opts.boundary_rule
+    // A boundary label differs from an adjacent body label under the boundary rule, and
+    // without it only where sharing the colour breaks the chain.
+    let must_differ = |a: char, b: char| {
+        opts.boundary_rule
             || (a.is_ascii_uppercase() && b.is_ascii_uppercase())
             || breaks_chain(grid, labels, a, b, file.chain)
-        {
+    };
+    // Automatic rule: adjacent in the finished formation (body-body, boundary-body).
+    for (a, b) in adjacent_pairs(labels) {
+        if must_differ(a, b) {
             table.differ(a, b);
         }
     }
     // Refinement: advance the chain link by link; labels that become adjacent in an
-    // intermediate state must differ (e.g. the paper's A vs C).
+    // intermediate state must differ (e.g. the paper's A vs C). Boundary labels (with
+    // `boundary_sim`) follow the same test as above: an X with every label a boundary puyo
+    // passes on its way down could leave no colour for it, and the formation short of the
+    // completion score.
     let mut state = if opts.boundary_sim { with_fillable_boundary(grid, labels) } else { grid.clone() };
     while !state.pop_step().is_empty() {
         for (a, b) in adjacent_pairs(&state.cells) {
-            table.differ(a, b);
+            if must_differ(a, b) {
+                table.differ(a, b);
+            }
         }
     }
     for &(a, b) in &file.differ {
