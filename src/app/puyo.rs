@@ -744,7 +744,7 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         "a boundary cell differs from every body label it touches (paper's example); off: only where sharing the colour changes the chain",
     );
     ui.checkbox(&mut p.compile.boundary_sim, "boundary cells in the refinement")
-        .on_hover_text("asobi: a boundary puyo that falls beside a later link must differ from it (off = paper)");
+        .on_hover_text("asobi: a boundary puyo that falls beside a later link must differ from it where sharing the colour breaks the chain (off = paper)");
     ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
     ui.checkbox(&mut p.switch_ready, "combined: ...and once the formation fires")
         .on_hover_text("asobi: keep to the templates until the formation's chain can be triggered (off = paper)");

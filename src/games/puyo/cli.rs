@@ -43,7 +43,8 @@ pub struct TemplateArgs {
     #[arg(long)]
     pub no_boundary_rule: bool,
     /// asobi: the truth table's link-by-link refinement also moves the boundary cells filled
-    /// before firing, so a boundary puyo falling beside a later link must differ from it.
+    /// before firing, so a boundary puyo falling beside a later link must differ from it where
+    /// sharing its color would break the chain.
     #[arg(long)]
     pub boundary_sim: bool,
     /// Number of colors (3-5).

@@ -41,8 +41,9 @@ pub struct CompileOptions {
     pub weight_power: f64,
     /// asobi (spec §9.10): the link-by-link refinement also moves the boundary cells a player
     /// fills before firing (resting on labeled cells, not above the trigger), so a boundary
-    /// puyo that falls beside a later link must differ from it. Without it a filled boundary
-    /// cell can merge two links: most finished stairs formations then fired 3 links, not 8.
+    /// puyo that falls beside a later link must differ from it where sharing its colour breaks
+    /// the chain. Without it a filled boundary cell can merge two links: most finished stairs
+    /// formations then fired 3 links, not 8.
     #[serde(default)]
     pub boundary_sim: bool,
 }
@@ -165,28 +166,24 @@ pub fn truth_table(grid: &LabelGrid, labels: &Labels, file: &TemplateFile, opts:
             .map(|i| (0..n).map(|j| if i == j { Relation::Same } else { Relation::Any }).collect())
             .collect(),
     };
-    // A boundary label differs from an adjacent body label under the boundary rule, and
-    // without it only where sharing the colour breaks the chain.
-    let must_differ = |a: char, b: char| {
-        opts.boundary_rule
-            || (a.is_ascii_uppercase() && b.is_ascii_uppercase())
-            || breaks_chain(grid, labels, a, b, file.chain)
-    };
-    // Automatic rule: adjacent in the finished formation (body-body, boundary-body).
+    let body_pair = |a: char, b: char| a.is_ascii_uppercase() && b.is_ascii_uppercase();
+    // Automatic rule: adjacent in the finished formation (body-body, boundary-body); without
+    // the boundary rule a boundary label differs only where sharing the colour breaks the chain.
     for (a, b) in adjacent_pairs(labels) {
-        if must_differ(a, b) {
+        if opts.boundary_rule || body_pair(a, b) || breaks_chain(grid, labels, a, b, file.chain) {
             table.differ(a, b);
         }
     }
     // Refinement: advance the chain link by link; labels that become adjacent in an
-    // intermediate state must differ (e.g. the paper's A vs C). Boundary labels (with
-    // `boundary_sim`) follow the same test as above: an X with every label a boundary puyo
-    // passes on its way down could leave no colour for it, and the formation short of the
+    // intermediate state must differ (e.g. the paper's A vs C). A boundary label met on the
+    // way down (`boundary_sim`) differs only where sharing the colour breaks the chain, under
+    // either rule (the boundary rule speaks of the finished formation): an X with every link
+    // it passes left some boundary cells no colour, and the formation short of the
     // completion score.
     let mut state = if opts.boundary_sim { with_fillable_boundary(grid, labels) } else { grid.clone() };
     while !state.pop_step().is_empty() {
         for (a, b) in adjacent_pairs(&state.cells) {
-            if must_differ(a, b) {
+            if body_pair(a, b) || breaks_chain(grid, labels, a, b, file.chain) {
                 table.differ(a, b);
             }
         }
