@@ -16,7 +16,7 @@ use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells, spawn_we
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::{WeightRule, compile};
 use crate::games::puyo::ai::template_search::{Select, best_template};
-use crate::games::puyo::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi};
+use crate::games::puyo::ai::{AiKind, AiParams, Decision, Extension, Observation, Player, PuyoAi};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp};
 use crate::games::puyo::level::TemplateFile;
 use crate::games::puyo::rules::{
@@ -748,6 +748,15 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     ui.add(egui::Slider::new(&mut p.switch, 0.5..=1.0).text("combined: switch above"));
     ui.checkbox(&mut p.switch_ready, "combined: ...and once the formation fires")
         .on_hover_text("asobi: keep to the templates until the formation's chain can be triggered (off = paper)");
+    egui::ComboBox::from_label("combined: extension")
+        .selected_text(extension_label(p.extension))
+        .show_ui(ui, |ui| {
+            for e in [Extension::Potential, Extension::Builder] {
+                ui.selectable_value(&mut p.extension, e, extension_label(e));
+            }
+        })
+        .response
+        .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links");
     if game.settings.params.group != before.group {
         game.templates = TemplateEditor::default();
     }
@@ -779,6 +788,13 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
 
 /// Shows one template's labeling table and lets its label weights be edited; "apply"
 /// recompiles it and the AIs use it from their next decision.
+fn extension_label(e: Extension) -> &'static str {
+    match e {
+        Extension::Potential => "potential maximization",
+        Extension::Builder => "asobi's builder",
+    }
+}
+
 fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
     let names: Vec<&str> = player.templates().iter().map(|t| t.name.as_str()).collect();
     let selected = game.templates.selected.min(names.len().saturating_sub(1));

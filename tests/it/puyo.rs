@@ -2,7 +2,7 @@
 //! merge to the whole run, bad input is an error (not a panic), templates ship complete.
 
 use asobi::games::puyo::ai::template::load_group;
-use asobi::games::puyo::ai::{AiKind, AiParams, labeling::CompileOptions};
+use asobi::games::puyo::ai::{AiKind, AiParams, Extension, labeling::CompileOptions};
 use asobi::games::puyo::experiment::{Build, Endless, Traced, VersusExp};
 use asobi::games::puyo::rules::GarbageRule;
 use asobi::games::puyo::{MERGERS, benches, cli};
@@ -152,6 +152,11 @@ fn bad_group_is_an_error_not_a_panic() {
     let p = params.potential;
     assert_eq!((p.fire_empty, p.danger_empty, p.virtual_drop), (18, 8, 0.8));
     assert!(parse(&["endless", "--chance", "65"]).is_err());
+    assert!(parse(&["endless", "--extension", "nope"]).is_err());
+    let Ok(cli::Command::Endless(a)) = parse(&["endless", "--extension", "builder"]) else {
+        panic!("--extension not parsed")
+    };
+    assert_eq!(a.rules.extension, Extension::Builder);
     assert!(parse(&["build", "--weight-power", "2", "--chance", "4"]).is_ok());
     assert!(load_group("chains8", &CompileOptions::default()).unwrap().len() == 22);
     assert_eq!(benches().len(), 3);

@@ -9,7 +9,7 @@ use super::ai::labeling::WeightRule;
 use super::ai::potential::PotentialParams;
 use super::ai::template::load_group;
 use super::ai::template_search::Select;
-use super::ai::{AiKind, AiParams};
+use super::ai::{AiKind, AiParams, Extension};
 use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
 use super::generate::{Style, turn_back_relabelings, variants};
 use super::level::TemplateFile;
@@ -62,6 +62,11 @@ pub struct TemplateArgs {
     /// not only once its formation fires its chain (asobi's default).
     #[arg(long)]
     pub switch_on_score: bool,
+    /// What the combined player builds its formation on with in single-player games: potential
+    /// maximization (the paper) or asobi's chain builder, fired at 11 links (versus keeps
+    /// potential maximization).
+    #[arg(long, value_enum, default_value_t = Extension::Potential)]
+    pub extension: Extension,
 }
 
 /// Potential maximization's open decisions (spec §9.7), shared by `endless` and `versus`.
@@ -256,6 +261,7 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     params.compile.weight_power = rules.weight_power;
     params.template.chance = rules.chance as usize;
     params.switch_ready = !rules.switch_on_score;
+    params.extension = rules.extension;
     // Checked here, before the workers start: an unknown group or a malformed file of the
     // user's is one error naming it.
     load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;

@@ -70,6 +70,18 @@ pub enum AiKind {
     Asobi,
 }
 
+/// What the combined player builds its formation on with in single-player games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum Extension {
+    /// Potential maximization (the paper's), protecting the formation and reading virtual
+    /// drops ([`AiParams::extend_drop`]).
+    #[default]
+    Potential,
+    /// asobi's chain builder ([`BuilderParams::over_formation`]), free to rebuild the
+    /// formation's top; fires at 11 links.
+    Builder,
+}
+
 /// Parameters of every player (Default = the paper's values; asobi's additions, `builder` and
 /// `extend_drop`, tuned on endless games of seed 1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,6 +107,9 @@ pub struct AiParams {
     /// which fires the 8-chain once few cells are empty and nothing larger fires within the
     /// known pairs).
     pub extend_drop: f64,
+    /// asobi's decision: the combined player's extension phase in single-player games (versus
+    /// keeps potential maximization, whose special cases answer the opponent).
+    pub extension: Extension,
 }
 
 impl Default for AiParams {
@@ -108,6 +123,7 @@ impl Default for AiParams {
             switch: 0.9,
             switch_ready: true,
             extend_drop: 0.7,
+            extension: Extension::Potential,
         }
     }
 }
@@ -158,8 +174,12 @@ impl Player {
     /// Potential maximization over a built formation (template `t` scoring `score`): building
     /// moves must keep every formation puyo and add no conflict (the paper's combined player
     /// lost ~10% of its 8-chains to unprotected building); the formation's chain fires under
-    /// potential maximization's rules, or when nothing can be built without breaking it.
+    /// potential maximization's rules, or when nothing can be built without breaking it. With
+    /// [`Extension::Builder`], alone, asobi's chain builder plays instead.
     fn extend(&self, obs: &Observation, t: usize, score: f64) -> Option<Decision> {
+        if self.params.extension == Extension::Builder && obs.opponent.is_none() {
+            return self.build_with(&BuilderParams::over_formation(), obs);
+        }
         let c = self.extension(obs, t, score)?;
         Some(self.extension_decision(t, score, c))
     }
@@ -201,7 +221,11 @@ impl Player {
     }
 
     fn build(&self, obs: &Observation) -> Option<Decision> {
-        let c = builder::decide(&self.params.builder, obs, self.params.compile.colors)?;
+        self.build_with(&self.params.builder, obs)
+    }
+
+    fn build_with(&self, params: &BuilderParams, obs: &Observation) -> Option<Decision> {
+        let c = builder::decide(params, obs, self.params.compile.colors)?;
         let why = if c.fires {
             format!("builder: fire {} links", c.links)
         } else {

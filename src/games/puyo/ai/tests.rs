@@ -1,5 +1,5 @@
 //! AI tests: legality over many random positions; potential maximization's special case (d)
-//! and its firing over a formation it cannot keep.
+//! and its firing over a formation it cannot keep; the combined player's switch and extension.
 
 use rand::{Rng, SeedableRng};
 
@@ -138,4 +138,28 @@ fn the_combined_player_builds_on_a_formation_its_template_phase_would_fire() {
     assert!(template_phase.fires, "{template_phase:?}");
     let combined = player.decide(&obs).unwrap();
     assert!(!combined.fires && combined.why.starts_with("potential over"), "{combined:?}");
+}
+
+/// With [`Extension::Builder`] the combined player hands its ready formation to asobi's chain
+/// builder in single-player games; in versus it keeps potential maximization.
+#[test]
+fn the_builder_extension_takes_over_a_ready_formation_alone_only() {
+    let player =
+        Player::new(AiKind::Combined, AiParams { extension: Extension::Builder, ..AiParams::default() }).unwrap();
+    let pairs = pair_sequence(&mut crate::lab::rng::sub_rng(1, 15, 1), 4, 103);
+    let mut field = Field::new();
+    for m in 0..100 {
+        let obs = Observation::alone(&field, &pairs[m..m + 3]);
+        if best_template(player.templates(), &field).is_some_and(|(t, s)| s > 0.9 && player.formation_ready(&field, t))
+        {
+            let alone = player.decide(&obs).unwrap();
+            assert!(alone.why.starts_with("builder"), "{alone:?}\n{field}");
+            let opponent = Field::new();
+            let versus = player.decide(&Observation { opponent: Some(&opponent), ..obs }).unwrap();
+            assert!(versus.why.starts_with("potential over"), "{versus:?}\n{field}");
+            return;
+        }
+        field.play(pairs[m], player.decide(&obs).unwrap().placement);
+    }
+    panic!("the formation was never ready");
 }
