@@ -786,8 +786,6 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
 }
 
-/// Shows one template's labeling table and lets its label weights be edited; "apply"
-/// recompiles it and the AIs use it from their next decision.
 fn extension_label(e: Extension) -> &'static str {
     match e {
         Extension::Potential => "potential maximization",
@@ -795,6 +793,8 @@ fn extension_label(e: Extension) -> &'static str {
     }
 }
 
+/// Shows one template's labeling table and lets its label weights be edited; "apply"
+/// recompiles it and the AIs use it from their next decision.
 fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
     let names: Vec<&str> = player.templates().iter().map(|t| t.name.as_str()).collect();
     let selected = game.templates.selected.min(names.len().saturating_sub(1));

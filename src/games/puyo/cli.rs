@@ -62,7 +62,7 @@ pub struct TemplateArgs {
     /// not only once its formation fires its chain (asobi's default).
     #[arg(long)]
     pub switch_on_score: bool,
-    /// What the combined player builds its formation on with in single-player games: potential
+    /// How the combined player extends its formation in single-player games: potential
     /// maximization (the paper) or asobi's chain builder, fired at 11 links (versus keeps
     /// potential maximization).
     #[arg(long, value_enum, default_value_t = Extension::Potential)]

@@ -70,7 +70,7 @@ pub enum AiKind {
     Asobi,
 }
 
-/// What the combined player builds its formation on with in single-player games.
+/// How the combined player extends its formation in single-player games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Extension {
     /// Potential maximization (the paper's), protecting the formation and reading virtual
