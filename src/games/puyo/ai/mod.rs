@@ -82,8 +82,8 @@ pub enum Extension {
     Builder,
 }
 
-/// Parameters of every player (Default = the paper's values; asobi's additions, `builder` and
-/// `extend_drop`, tuned on endless games of seed 1).
+/// Parameters of every player (Default = the paper's values; asobi's additions, `builder`,
+/// `extend_drop` and the builder of `extension`, tuned on endless games of seed 1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AiParams {
