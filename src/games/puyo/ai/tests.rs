@@ -163,3 +163,25 @@ fn the_builder_extension_takes_over_a_ready_formation_alone_only() {
     }
     panic!("the formation was never ready");
 }
+
+/// A field the builder extended past every template (game 139 of combined endless, seed 1,
+/// asobi's template options, after move 25): it fires 9 links, so the builder keeps it instead
+/// of handing it to the template phase, whose fallback would fire 5 links.
+#[test]
+fn the_builder_extension_keeps_a_long_chain_that_no_template_matches() {
+    let field = Field::from_ascii(
+        "....R.\n....GR\n....GG\n....RR\n....RG\n..BRYR\n.RRBBY\n.BBYBY\n.YBGGG\n.BRYRB\n.BRYRB\nRBRYRG\nRRBRYR",
+    )
+    .unwrap();
+    let pairs =
+        [Pair::new(Puyo::Red, Puyo::Green), Pair::new(Puyo::Blue, Puyo::Blue), Pair::new(Puyo::Yellow, Puyo::Red)];
+    let obs = Observation::alone(&field, &pairs);
+    let builder =
+        Player::new(AiKind::Combined, AiParams { extension: Extension::Builder, ..AiParams::default() }).unwrap();
+    assert!(best_template(builder.templates(), &field).is_none_or(|(_, s)| s <= 0.9));
+    assert!(fires_chain(&field, 9));
+    let decision = builder.decide(&obs).unwrap();
+    assert!(decision.why.starts_with("builder"), "{decision:?}");
+    let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap();
+    assert!(!paper.decide(&obs).unwrap().why.starts_with("builder"));
+}
