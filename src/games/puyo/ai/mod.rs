@@ -78,8 +78,8 @@ pub enum Extension {
     #[default]
     Potential,
     /// asobi's chain builder ([`BuilderParams::over_formation`]), free to rebuild the
-    /// formation's top, keeping the field while it fires a chain as long as the formation's;
-    /// fires at 11 links.
+    /// formation's top, keeping the field while it fires a chain as long as the formation's,
+    /// and moving where every template conflicts; fires at 11 links.
     Builder,
 }
 
@@ -178,8 +178,8 @@ impl Player {
     /// potential maximization's rules, or when nothing can be built without breaking it. With
     /// [`Extension::Builder`], alone, asobi's chain builder plays instead.
     fn extend(&self, obs: &Observation, t: usize, score: f64) -> Option<Decision> {
-        if self.params.extension == Extension::Builder && obs.opponent.is_none() {
-            return self.build_with(&BuilderParams::over_formation(), obs);
+        if self.builder_extends(obs) {
+            return self.build_over_formation(obs);
         }
         let c = self.extension(obs, t, score)?;
         Some(self.extension_decision(t, score, c))
@@ -222,9 +222,17 @@ impl Player {
     /// a short chain (combined endless with asobi's template options, 500 games of seeds 1 /
     /// 2 / 3: 10.28 / 10.52 / 10.41 -> 10.68 / 10.72 / 10.66 links).
     fn builder_holds(&self, obs: &Observation) -> bool {
-        self.params.extension == Extension::Builder
-            && obs.opponent.is_none()
+        self.builder_extends(obs)
             && self.templates.iter().map(|t| t.chain).min().is_some_and(|links| fires_chain(obs.field, links))
+    }
+
+    /// Whether the builder is this player's extension phase ([`Extension::Builder`], alone).
+    fn builder_extends(&self, obs: &Observation) -> bool {
+        self.params.extension == Extension::Builder && obs.opponent.is_none()
+    }
+
+    fn build_over_formation(&self, obs: &Observation) -> Option<Decision> {
+        self.build_with(&BuilderParams::over_formation(), obs)
     }
 
     /// Whether the combined player may leave template `t` (see [`AiParams::switch_ready`]).
@@ -253,17 +261,20 @@ impl Player {
     /// The template player's move, and whether the search was jammed: every leaf conflicts
     /// with every template, so spec §9.4's fallback (potential maximization) moved instead.
     pub fn template_move(&self, obs: &Observation) -> Option<(Decision, bool)> {
-        match search(&self.templates, &self.params.template, obs.field, obs.pairs, self.params.compile.colors) {
-            Some(c) => Some((
-                Decision {
-                    placement: c.placement,
-                    fires: c.fires,
-                    why: format!("template {} scores {:.3}", self.templates[c.template].name, c.score),
-                },
-                false,
-            )),
+        match self.template_search(obs) {
+            Some(decision) => Some((decision, false)),
             None => self.potential(obs).map(|decision| (decision, true)),
         }
+    }
+
+    /// The template search's move; `None` when every leaf conflicts with every template.
+    fn template_search(&self, obs: &Observation) -> Option<Decision> {
+        let c = search(&self.templates, &self.params.template, obs.field, obs.pairs, self.params.compile.colors)?;
+        Some(Decision {
+            placement: c.placement,
+            fires: c.fires,
+            why: format!("template {} scores {:.3}", self.templates[c.template].name, c.score),
+        })
     }
 }
 
@@ -277,12 +288,17 @@ impl PuyoAi for Player {
             // combined: .46 with templates, .69 without, 200 games).
             AiKind::Asobi if obs.opponent.is_some() => self.potential(obs),
             AiKind::Asobi => self.build(obs),
-            AiKind::Combined if self.builder_holds(obs) => self.build_with(&BuilderParams::over_formation(), obs),
+            AiKind::Combined if self.builder_holds(obs) => self.build_over_formation(obs),
             AiKind::Combined => match best_template(&self.templates, obs.field) {
                 Some((t, s)) if s > self.params.switch && self.formation_ready(obs.field, t) => self.extend(obs, t, s),
                 _ if obs.pending > 0 => self.potential(obs),
                 best => {
-                    let decision = self.template(obs)?;
+                    let decision = match self.template_search(obs) {
+                        Some(decision) => decision,
+                        // Potential maximization's firing would end a single-player game.
+                        None if self.builder_extends(obs) => return self.build_over_formation(obs),
+                        None => self.potential(obs)?,
+                    };
                     match best {
                         Some((t, s)) if decision.fires && s > self.params.switch => {
                             self.fire_or_extend(obs, t, s, decision)

@@ -185,3 +185,25 @@ fn the_builder_extension_keeps_a_long_chain_that_no_template_matches() {
     let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap();
     assert!(!paper.decide(&obs).unwrap().why.starts_with("builder"));
 }
+
+/// Where every template conflicts and the field fires no chain as long as the formation's
+/// (game 21 of the same run, after move 31), the builder moves instead of the template phase's
+/// fallback, potential maximization, whose firing would end the game with a short chain.
+#[test]
+fn the_builder_extension_moves_where_every_template_conflicts() {
+    let field = Field::from_ascii(
+        "......\n......\n...R..\n...YG.\n.YBRR.\n.BYBRY\n.BYRBG\n.GYRRB\n.GBGGB\n.BYRYR\nRBYRYG\nGBYRYG\nGGBYRY",
+    )
+    .unwrap();
+    let pairs =
+        [Pair::new(Puyo::Yellow, Puyo::Blue), Pair::new(Puyo::Red, Puyo::Green), Pair::new(Puyo::Blue, Puyo::Green)];
+    let obs = Observation::alone(&field, &pairs);
+    let builder =
+        Player::new(AiKind::Combined, AiParams { extension: Extension::Builder, ..AiParams::default() }).unwrap();
+    assert!(!fires_chain(&field, 8));
+    assert!(builder.template_search(&obs).is_none());
+    let decision = builder.decide(&obs).unwrap();
+    assert!(decision.why.starts_with("builder"), "{decision:?}");
+    let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap();
+    assert!(paper.decide(&obs).unwrap().why.starts_with("potential"));
+}
