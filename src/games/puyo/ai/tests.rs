@@ -164,26 +164,39 @@ fn the_builder_extension_takes_over_a_ready_formation_alone_only() {
     panic!("the formation was never ready");
 }
 
+/// The combined player's reasons on `rows` with `pairs` known, with the builder as its extension
+/// and with the paper's, after `check` has looked at the field and the builder's player.
+fn reasons_with_and_without_builder(
+    rows: &str,
+    pairs: [(Puyo, Puyo); 3],
+    check: impl Fn(&Field, &Player, &Observation),
+) -> (String, String) {
+    let field = Field::from_ascii(rows).unwrap();
+    let pairs = pairs.map(|(axis, child)| Pair::new(axis, child));
+    let obs = Observation::alone(&field, &pairs);
+    let builder =
+        Player::new(AiKind::Combined, AiParams { extension: Extension::Builder, ..AiParams::default() }).unwrap();
+    check(&field, &builder, &obs);
+    let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap();
+    (builder.decide(&obs).unwrap().why, paper.decide(&obs).unwrap().why)
+}
+
 /// A field the builder extended past every template (game 139 of combined endless, seed 1,
 /// asobi's template options, after move 25): it fires 9 links, so the builder keeps it instead
 /// of handing it to the template phase, whose fallback would fire 5 links.
 #[test]
 fn the_builder_extension_keeps_a_long_chain_that_no_template_matches() {
-    let field = Field::from_ascii(
+    use Puyo::*;
+    let (builder, paper) = reasons_with_and_without_builder(
         "....R.\n....GR\n....GG\n....RR\n....RG\n..BRYR\n.RRBBY\n.BBYBY\n.YBGGG\n.BRYRB\n.BRYRB\nRBRYRG\nRRBRYR",
-    )
-    .unwrap();
-    let pairs =
-        [Pair::new(Puyo::Red, Puyo::Green), Pair::new(Puyo::Blue, Puyo::Blue), Pair::new(Puyo::Yellow, Puyo::Red)];
-    let obs = Observation::alone(&field, &pairs);
-    let builder =
-        Player::new(AiKind::Combined, AiParams { extension: Extension::Builder, ..AiParams::default() }).unwrap();
-    assert!(best_template(builder.templates(), &field).is_none_or(|(_, s)| s <= 0.9));
-    assert!(fires_chain(&field, 9));
-    let decision = builder.decide(&obs).unwrap();
-    assert!(decision.why.starts_with("builder"), "{decision:?}");
-    let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap();
-    assert!(!paper.decide(&obs).unwrap().why.starts_with("builder"));
+        [(Red, Green), (Blue, Blue), (Yellow, Red)],
+        |field, player, _| {
+            assert!(best_template(player.templates(), field).is_none_or(|(_, s)| s <= 0.9));
+            assert!(fires_chain(field, 9));
+        },
+    );
+    assert!(builder.starts_with("builder"), "{builder}");
+    assert!(!paper.starts_with("builder"), "{paper}");
 }
 
 /// Where every template conflicts and the field fires no chain as long as the formation's
@@ -191,19 +204,15 @@ fn the_builder_extension_keeps_a_long_chain_that_no_template_matches() {
 /// fallback, potential maximization, whose firing would end the game with a short chain.
 #[test]
 fn the_builder_extension_moves_where_every_template_conflicts() {
-    let field = Field::from_ascii(
+    use Puyo::*;
+    let (builder, paper) = reasons_with_and_without_builder(
         "......\n......\n...R..\n...YG.\n.YBRR.\n.BYBRY\n.BYRBG\n.GYRRB\n.GBGGB\n.BYRYR\nRBYRYG\nGBYRYG\nGGBYRY",
-    )
-    .unwrap();
-    let pairs =
-        [Pair::new(Puyo::Yellow, Puyo::Blue), Pair::new(Puyo::Red, Puyo::Green), Pair::new(Puyo::Blue, Puyo::Green)];
-    let obs = Observation::alone(&field, &pairs);
-    let builder =
-        Player::new(AiKind::Combined, AiParams { extension: Extension::Builder, ..AiParams::default() }).unwrap();
-    assert!(!fires_chain(&field, 8));
-    assert!(builder.template_search(&obs).is_none());
-    let decision = builder.decide(&obs).unwrap();
-    assert!(decision.why.starts_with("builder"), "{decision:?}");
-    let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap();
-    assert!(paper.decide(&obs).unwrap().why.starts_with("potential"));
+        [(Yellow, Blue), (Red, Green), (Blue, Green)],
+        |field, player, obs| {
+            assert!(!fires_chain(field, 8));
+            assert!(player.template_search(obs).is_none());
+        },
+    );
+    assert!(builder.starts_with("builder"), "{builder}");
+    assert!(paper.starts_with("potential"), "{paper}");
 }
