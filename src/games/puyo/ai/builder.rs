@@ -3,9 +3,10 @@
 //!
 //! Search: every placement of the current pair and of the first preview (depth 2); the
 //! `beam` best depth-2 fields are extended with the second preview (depth 3). A path whose
-//! move fires a chain of at least `goal` links ends there and wins (the pairs are known); a
-//! pop of at most `clear_links` links on the way is a building pop (it costs `pop`), longer
-//! ones are never played as building moves (they would waste the chain). Then Monte-Carlo
+//! move fires a chain of at least `goal` links ends there and wins (the pairs are known; the
+//! one with the largest attack); a pop of at most `clear_links` links on the way is a
+//! building pop (it costs `pop`), longer ones are never played as building moves (they would
+//! waste the chain). Then Monte-Carlo
 //! over unseen pairs: `samples` random futures of `unseen` pairs, each searched by a beam of
 //! `unseen_beam` fields from the best known leaves; the first move with the best mean over
 //! the futures is played. Every field is scored by [`evaluate`]:
@@ -18,16 +19,16 @@
 //!   others (cells that can no longer join anything).
 //!
 //! Firing (the endless game ends with the player's one chain): the current pair fires its
-//! longest chain when it reaches `goal` links, when at most `fire_empty` visible cells are
-//! empty and no building move keeps a longer potential, or when every building move loses
-//! the game within the known pairs.
+//! longest chain when it reaches `goal` links and no path over the known pairs fires a larger
+//! attack later, when at most `fire_empty` visible cells are empty and no building move keeps
+//! a longer potential, or when every building move loses the game within the known pairs.
 
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use super::Observation;
 use super::potential::{empty_cells, for_each_trigger};
-use crate::games::puyo::rules::{Bits, Field, MAX_COLORS, Pair, Placement, Puyo, VISIBLE_HEIGHT, WIDTH};
+use crate::games::puyo::rules::{Bits, Chain, Field, MAX_COLORS, Pair, Placement, Puyo, VISIBLE_HEIGHT, WIDTH};
 use crate::lab::rng::{GameRng, mix64};
 
 /// Parameters of the chain builder (Default = the tuned values).
@@ -191,7 +192,7 @@ struct Node {
 /// What one placement does to a building node.
 enum Step {
     /// It fires a chain of at least `goal` links.
-    Fires(u32),
+    Fires(Chain),
     /// It builds on (or clears a small pop, at a cost): the child node.
     Builds(Node),
     /// It dies or fires short of the goal.
@@ -203,7 +204,7 @@ impl Node {
         let mut f = self.field;
         let Some(chain) = f.play(pair, p) else { return Step::Lost };
         if chain.links >= params.goal {
-            Step::Fires(chain.links)
+            Step::Fires(chain)
         } else if !f.is_dead() && chain.links <= params.clear_links {
             let cost = self.cost + if chain.links > 0 { params.pop } else { 0.0 };
             Step::Builds(Node { first: self.first, field: f, cost })
@@ -213,19 +214,19 @@ impl Node {
     }
 }
 
-/// The best known continuation of one first move, compared as (goal chain fired on the way,
-/// depth of its leaves, leaf value): a chain of at least `goal` links over the known pairs is
-/// certain, and leaves one pair deeper hold two more puyos, so their values are not comparable
-/// with shallower ones.
+/// The best known continuation of one first move, compared as (attack of the goal chain fired
+/// on the way, depth of its leaves, leaf value): a chain of at least `goal` links over the known
+/// pairs is certain, and leaves one pair deeper hold two more puyos, so their values are not
+/// comparable with shallower ones. `links`: the fired chain's, else the leaf's potential chain's.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
 struct Outlook {
-    fired: u32,
+    fired_attack: u32,
     depth: usize,
     value: f64,
     links: u32,
 }
 
-const NONE: Outlook = Outlook { fired: 0, depth: 0, value: f64::NEG_INFINITY, links: 0 };
+const NONE: Outlook = Outlook { fired_attack: 0, depth: 0, value: f64::NEG_INFINITY, links: 0 };
 
 /// One decision; `None` only when no legal move exists.
 pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Option<BuildChoice> {
@@ -251,9 +252,7 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
         |(links, _, placement): (u32, u32, Placement)| BuildChoice { placement, fires: true, links, value: 0.0 };
     let empty = empty_cells(field);
     match fire {
-        Some(f) if f.0 >= params.goal || frontier.is_empty() => {
-            return Some(fire_now(f));
-        }
+        Some(f) if frontier.is_empty() => return Some(fire_now(f)),
         _ if frontier.is_empty() => return Some(BuildChoice { placement: any, fires: false, links: 0, value: 0.0 }),
         _ => {}
     }
@@ -270,7 +269,10 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
         for node in &frontier {
             for p in node.field.legal_placements(pair) {
                 match node.step(params, pair, p) {
-                    Step::Fires(links) => record(node.first, Outlook { fired: links, depth: 0, value: 0.0, links }),
+                    Step::Fires(chain) => record(
+                        node.first,
+                        Outlook { fired_attack: chain.attack(), depth: 0, value: 0.0, links: chain.links },
+                    ),
                     Step::Builds(child) => next.push(child),
                     Step::Lost => {}
                 }
@@ -288,7 +290,7 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
             })
             .collect();
         for &(value, links, n) in &leaves {
-            record(n.first, Outlook { fired: 0, depth, value, links });
+            record(n.first, Outlook { fired_attack: 0, depth, value, links });
         }
         if k == 0 && previews.len() > 1 {
             leaves.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -300,21 +302,28 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
     if depth == 1 {
         for n in &frontier {
             let e = evaluate(params, &n.field);
-            record(n.first, Outlook { fired: 0, depth, value: e.value - n.cost, links: e.links });
+            record(n.first, Outlook { fired_attack: 0, depth, value: e.value - n.cost, links: e.links });
             last.push((e.value - n.cost, *n));
         }
     }
     let (mut i, best) = outlook.iter().enumerate().fold((0, NONE), |b, (i, &o)| if o > b.1 { (i, o) } else { b });
+    if let Some(f) = fire.filter(|f| f.0 >= params.goal) {
+        // A goal chain in hand waits only for a certain larger one: the known pairs fire it.
+        if best.fired_attack <= f.1 {
+            return Some(fire_now(f));
+        }
+        return Some(BuildChoice { placement: moves[i], fires: false, links: best.links, value: best.value });
+    }
     if best == NONE {
         // Every continuation loses: fire what there is.
         return Some(fire.map_or(BuildChoice { placement: any, fires: false, links: 0, value: best.value }, fire_now));
     }
-    if best.fired == 0
+    if best.fired_attack == 0
         && let Some(j) = sample_unseen(params, colors, &last, moves.len(), position_seed(field, obs.pairs))
     {
         i = j;
     }
-    let links = outlook[i].links.max(outlook[i].fired);
+    let links = outlook[i].links;
     if let Some(f) = fire.filter(|f| empty <= params.fire_empty && f.0 >= links) {
         return Some(fire_now(f));
     }
@@ -357,8 +366,8 @@ fn sample_unseen(
             for (_, node) in &beam {
                 for p in node.field.legal_placements(pair) {
                     match node.step(params, pair, p) {
-                        Step::Fires(links) => {
-                            let v = params.chain * links as f64 - node.cost;
+                        Step::Fires(chain) => {
+                            let v = params.chain * chain.links as f64 - node.cost;
                             best[node.first] = best[node.first].max(v);
                         }
                         Step::Builds(child) => next.push((evaluate(params, &child.field).value - child.cost, child)),
@@ -420,5 +429,35 @@ mod tests {
         let mut after = f;
         assert!(!c.fires && after.play(pairs[0], c.placement).unwrap().links == 0, "{c:?}");
         assert_eq!(evaluate(&BuilderParams::default(), &after).links, 3, "{c:?}\n{after}");
+    }
+
+    /// Game 9 of combined endless (seed 1, asobi's template options, `--extension builder`),
+    /// move 31: the pair in hand fires the goal, but the next known pair fires a chain with a
+    /// larger attack, certain since the pairs are known, so the builder waits one move.
+    #[test]
+    fn a_goal_chain_in_hand_waits_for_a_certain_larger_one() {
+        use crate::games::puyo::rules::Puyo::{Green, Yellow};
+        let field = Field::from_ascii(
+            "...R..\n...R..\n...Y..\n..BRR.\n.BRYY.\n.YBGBR\n.RYBGY\n.BRBYG\n.BYGYB\n.YGBRG\n.YGBRY\nGYGBRY\nGGYGBR",
+        )
+        .unwrap();
+        let pairs = [Pair::new(Yellow, Green), Pair::new(Green, Yellow), Pair::new(Red, Red)];
+        let params = BuilderParams::over_formation();
+        let in_hand = field
+            .legal_placements(pairs[0])
+            .filter_map(|p| {
+                let mut f = field;
+                f.play(pairs[0], p)
+            })
+            .max_by_key(|c| (c.links, c.attack()))
+            .unwrap();
+        assert!(in_hand.links >= params.goal, "{in_hand:?}");
+        let first = decide(&params, &Observation::alone(&field, &pairs), 4).unwrap();
+        assert!(!first.fires, "{first:?}");
+        let mut after = field;
+        after.play(pairs[0], first.placement).unwrap();
+        let second = decide(&params, &Observation::alone(&after, &pairs[1..]), 4).unwrap();
+        let fired = after.play(pairs[1], second.placement).unwrap();
+        assert!(second.fires && fired.attack() > in_hand.attack(), "{second:?}: {fired:?} after {in_hand:?}");
     }
 }
