@@ -398,7 +398,7 @@ fn sample_unseen(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::puyo::rules::Puyo::{Blue, Red};
+    use crate::games::puyo::rules::Puyo::{Blue, Red, Yellow};
 
     /// Red, green and blue stacked in column 1 over a green and a blue key in column 2: a red
     /// dropped into column 2 fires a 3-chain.
@@ -415,10 +415,11 @@ mod tests {
         assert_eq!(evaluate(&BuilderParams::default(), &f).links, 3);
     }
 
+    /// The previews hold no red, so no later move fires the chain with a larger attack.
     #[test]
     fn fires_once_the_current_pair_reaches_the_goal() {
         let f = three_chain();
-        let pairs = [Pair::new(Red, Blue), Pair::new(Blue, Blue), Pair::new(Blue, Blue)];
+        let pairs = [Pair::new(Red, Blue), Pair::new(Yellow, Yellow), Pair::new(Yellow, Yellow)];
         let obs = Observation::alone(&f, &pairs);
         let params = BuilderParams { goal: 3, ..BuilderParams::default() };
         let c = decide(&params, &obs, 4).unwrap();
@@ -436,7 +437,7 @@ mod tests {
     /// larger attack, certain since the pairs are known, so the builder waits one move.
     #[test]
     fn a_goal_chain_in_hand_waits_for_a_certain_larger_one() {
-        use crate::games::puyo::rules::Puyo::{Green, Yellow};
+        use crate::games::puyo::rules::Puyo::Green;
         let field = Field::from_ascii(
             "...R..\n...R..\n...Y..\n..BRR.\n.BRYY.\n.YBGBR\n.RYBGY\n.BRBYG\n.BYGYB\n.YGBRG\n.YGBRY\nGYGBRY\nGGYGBR",
         )
