@@ -217,13 +217,20 @@ impl Player {
     }
 
     /// With [`Extension::Builder`], alone: the builder keeps the field for as long as it fires
-    /// a chain as long as the formation's, even after its building breaks the template match.
+    /// a chain as long as the shortest formation's (domino, no chain, counts none), even after
+    /// its building breaks the template match.
     /// Handed back, the template phase would pop the builder's work and its fallback would fire
     /// a short chain (combined endless with asobi's template options, 500 games of seeds 1 /
     /// 2 / 3: 10.28 / 10.52 / 10.41 -> 10.68 / 10.72 / 10.66 links).
     fn builder_holds(&self, obs: &Observation) -> bool {
         self.builder_extends(obs)
-            && self.templates.iter().map(|t| t.chain).min().is_some_and(|links| fires_chain(obs.field, links))
+            && self
+                .templates
+                .iter()
+                .map(|t| t.chain)
+                .filter(|&links| links > 0)
+                .min()
+                .is_some_and(|links| fires_chain(obs.field, links))
     }
 
     /// Whether the builder is this player's extension phase ([`Extension::Builder`], alone).

@@ -216,3 +216,14 @@ fn the_builder_extension_moves_where_every_template_conflicts() {
     assert!(builder.starts_with("builder"), "{builder}");
     assert!(paper.starts_with("potential"), "{paper}");
 }
+
+/// The domino (no chain) in the group does not hand an empty field to the builder.
+#[test]
+fn the_builder_extension_leaves_an_empty_field_to_the_templates() {
+    let params = AiParams { group: "all".into(), extension: Extension::Builder, ..AiParams::default() };
+    let player = Player::new(AiKind::Combined, params).unwrap();
+    let pairs =
+        [Pair::new(Puyo::Red, Puyo::Green), Pair::new(Puyo::Blue, Puyo::Blue), Pair::new(Puyo::Yellow, Puyo::Red)];
+    let decision = player.decide(&Observation::alone(&Field::new(), &pairs)).unwrap();
+    assert!(decision.why.starts_with("template"), "{decision:?}");
+}
