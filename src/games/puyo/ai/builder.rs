@@ -6,10 +6,9 @@
 //! move fires a chain of at least `goal` links ends there and wins (the pairs are known; the
 //! one with the largest attack); a pop of at most `clear_links` links on the way is a
 //! building pop (it costs `pop`), longer ones are never played as building moves (they would
-//! waste the chain). Then Monte-Carlo
-//! over unseen pairs: `samples` random futures of `unseen` pairs, each searched by a beam of
-//! `unseen_beam` fields from the best known leaves; the first move with the best mean over
-//! the futures is played. Every field is scored by [`evaluate`]:
+//! waste the chain). Then Monte-Carlo over unseen pairs: `samples` random futures of `unseen`
+//! pairs, each searched by a beam of `unseen_beam` fields from the best known leaves; the first
+//! move with the best mean over the futures is played. Every field is scored by [`evaluate`]:
 //! - the chain potential: the longest chain that 1-`trigger_puyos` puyos of one color dropped
 //!   into one column would fire (the virtual drops of [`super::potential::for_each_trigger`]),
 //!   less a cost per puyo the trigger needs;
