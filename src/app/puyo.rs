@@ -756,7 +756,7 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
             }
         })
         .response
-        .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links");
+        .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links (12 while more than 16 cells are empty)");
     if game.settings.params.group != before.group {
         game.templates = TemplateEditor::default();
     }

@@ -63,8 +63,8 @@ pub struct TemplateArgs {
     #[arg(long)]
     pub switch_on_score: bool,
     /// How the combined player extends its formation in single-player games: potential
-    /// maximization (the paper) or asobi's chain builder, fired at 11 links (versus keeps
-    /// potential maximization).
+    /// maximization (the paper) or asobi's chain builder, fired at 11 links, 12 while more than
+    /// 16 cells are empty (versus keeps potential maximization).
     #[arg(long, value_enum, default_value_t = Extension::Potential)]
     pub extension: Extension,
 }

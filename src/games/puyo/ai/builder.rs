@@ -18,9 +18,10 @@
 //!   others (cells that can no longer join anything).
 //!
 //! Firing (the endless game ends with the player's one chain): the current pair fires its
-//! longest chain when it reaches `goal` links and no path over the known pairs fires a larger
-//! attack later, when at most `fire_empty` visible cells are empty and no building move keeps
-//! a longer potential, or when every building move loses the game within the known pairs.
+//! longest chain when it reaches `goal` links (one more while more than `stretch_empty` cells
+//! are empty) and no path over the known pairs fires a larger attack later, when at most
+//! `fire_empty` visible cells are empty and no building move keeps a longer potential, or when
+//! every building move loses the game within the known pairs.
 
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
@@ -33,8 +34,10 @@ use crate::lab::rng::{GameRng, mix64};
 /// Parameters of the chain builder (Default = the tuned values).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BuilderParams {
-    /// Fire as soon as the current pair fires a chain of at least this many links.
+    /// Fire as soon as the current pair fires a chain of at least this many links...
     pub goal: u32,
+    /// ...or of one link more while more than this many visible cells are empty (72: never).
+    pub stretch_empty: u32,
     /// Depth-2 fields extended with the third known pair.
     pub beam: usize,
     /// Most puyos of one color a virtual drop may add to a column (1-3).
@@ -71,7 +74,7 @@ pub struct BuilderParams {
     pub unseen: usize,
     /// ...searched by a beam this wide.
     pub unseen_beam: usize,
-    /// Cost of a building pop (a chain shorter than `goal` fired on the way).
+    /// Cost of a building pop (a chain of at most `clear_links` links fired on the way).
     pub pop: f64,
 }
 
@@ -79,6 +82,7 @@ impl Default for BuilderParams {
     fn default() -> Self {
         BuilderParams {
             goal: 13,
+            stretch_empty: 72,
             beam: 48,
             trigger_puyos: 3,
             fire_empty: 6,
@@ -108,9 +112,25 @@ impl BuilderParams {
     /// builder's U tears it down, twice the value per link, and firing at 11 links (combined
     /// endless with asobi's template options, seed 1, 100 games: goal 10 / 11 / 12 10.06 /
     /// 10.44 / 8.68 links without shape terms; 9.69 with them at goal 11; 10.44 -> 10.78 with
-    /// `chain` 100 -> 200).
+    /// `chain` 100 -> 200). Building pops cost nothing and the goal is 12 links while more than
+    /// 16 cells are empty: over a formation the field is full by move 30 or so, and junk cleared by
+    /// small pops makes the room a longer chain needs (500 games of seed 1: 11.21 links / 400.2
+    /// attack -> 11.80 / 433.6; the README's builder-extension table).
     pub fn over_formation() -> Self {
-        BuilderParams { goal: 11, chain: 200.0, bump: 0.0, profile: [0.0; WIDTH], ..Self::default() }
+        BuilderParams {
+            goal: 11,
+            stretch_empty: 16,
+            pop: 0.0,
+            chain: 200.0,
+            bump: 0.0,
+            profile: [0.0; WIDTH],
+            ..Self::default()
+        }
+    }
+
+    /// The goal on a field with `empty` visible cells empty.
+    fn goal_with(&self, empty: u32) -> u32 {
+        if empty > self.stretch_empty { self.goal + 1 } else { self.goal }
     }
 }
 
@@ -230,6 +250,8 @@ const NONE: Outlook = Outlook { fired_attack: 0, depth: 0, value: f64::NEG_INFIN
 /// One decision; `None` only when no legal move exists.
 pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Option<BuildChoice> {
     let field = obs.field;
+    let empty = empty_cells(field);
+    let params = &BuilderParams { goal: params.goal_with(empty), ..*params };
     let (&pair, previews) = obs.pairs.split_first()?;
     let moves: Vec<Placement> = field.legal_placements(pair).collect();
     let &any = moves.first()?;
@@ -249,7 +271,6 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
     }
     let fire_now =
         |(links, _, placement): (u32, u32, Placement)| BuildChoice { placement, fires: true, links, value: 0.0 };
-    let empty = empty_cells(field);
     match fire {
         Some(f) if frontier.is_empty() => return Some(fire_now(f)),
         _ if frontier.is_empty() => return Some(BuildChoice { placement: any, fires: false, links: 0, value: 0.0 }),
@@ -429,6 +450,20 @@ mod tests {
         let mut after = f;
         assert!(!c.fires && after.play(pairs[0], c.placement).unwrap().links == 0, "{c:?}");
         assert_eq!(evaluate(&BuilderParams::default(), &after).links, 3, "{c:?}\n{after}");
+    }
+
+    /// While more cells than `stretch_empty` are empty the goal is one link longer, so the same
+    /// chain in hand waits.
+    #[test]
+    fn a_goal_chain_in_hand_waits_while_the_field_has_room() {
+        let f = three_chain();
+        let pairs = [Pair::new(Red, Blue), Pair::new(Yellow, Yellow), Pair::new(Yellow, Yellow)];
+        let obs = Observation::alone(&f, &pairs);
+        let roomy = BuilderParams { goal: 3, stretch_empty: empty_cells(&f) - 1, ..BuilderParams::default() };
+        let c = decide(&roomy, &obs, 4).unwrap();
+        assert!(!c.fires, "{c:?}");
+        let full = BuilderParams { stretch_empty: empty_cells(&f), ..roomy };
+        assert!(decide(&full, &obs, 4).unwrap().fires);
     }
 
     /// Game 9 of combined endless (seed 1, asobi's template options, `--extension builder`),

@@ -117,16 +117,17 @@ fn a_ready_formation_waits_for_few_empty_cells() {
     assert!(!c.fires, "{c:?}");
 }
 
+/// The field of the test below.
+const FORMATION_THE_TEMPLATE_PHASE_FIRES: &str =
+    "......\n......\n...B..\n.BBG..\n.RBYBY\n.BGGRG\n.BRGRY\n.GYRBY\n.RRBBY\n.BGRGR\n.BGRGY\nYBGRGB\nYYBGRG\n";
+
 /// Game 356 of `puyo endless --ai combined --seed 1`, move 42: the pair in hand fires the
 /// finished stairs formation (8 links, attack 211) though no drop of one colour into one column
 /// does, so the extension phase has not begun. The template phase alone fires it; the combined
 /// player reads a larger attack by building on (it fired 11 links two moves later).
 #[test]
 fn the_combined_player_builds_on_a_formation_its_template_phase_would_fire() {
-    let field = Field::from_ascii(
-        "......\n......\n...B..\n.BBG..\n.RBYBY\n.BGGRG\n.BRGRY\n.GYRBY\n.RRBBY\n.BGRGR\n.BGRGY\nYBGRGB\nYYBGRG\n",
-    )
-    .unwrap();
+    let field = Field::from_ascii(FORMATION_THE_TEMPLATE_PHASE_FIRES).unwrap();
     let pairs = [
         Pair::new(Puyo::Yellow, Puyo::Green),
         Pair::new(Puyo::Yellow, Puyo::Yellow),
@@ -215,6 +216,24 @@ fn the_builder_extension_moves_where_every_template_conflicts() {
     );
     assert!(builder.starts_with("builder"), "{builder}");
     assert!(paper.starts_with("potential"), "{paper}");
+}
+
+/// The formation that the template phase would fire (game 356's, above) goes to the builder,
+/// which builds on toward its goal (combined endless with asobi's template options and
+/// `--extension builder`, seed 2: 6 of 200 games fired the bare 8-9 links at moves 23-34).
+#[test]
+fn the_builder_extension_builds_on_a_formation_its_template_phase_would_fire() {
+    use Puyo::*;
+    let (builder, paper) = reasons_with_and_without_builder(
+        FORMATION_THE_TEMPLATE_PHASE_FIRES,
+        [(Yellow, Green), (Yellow, Yellow), (Yellow, Yellow)],
+        |field, player, obs| {
+            assert!(player.template(obs).unwrap().fires);
+            assert!(!fires_chain(field, 8));
+        },
+    );
+    assert!(builder.starts_with("builder: build"), "{builder}");
+    assert!(paper.starts_with("potential over"), "{paper}");
 }
 
 /// The domino (no chain) in the group does not hand an empty field to the builder.
