@@ -114,8 +114,9 @@ impl BuilderParams {
     /// 10.44 / 8.68 links without shape terms; 9.69 with them at goal 11; 10.44 -> 10.78 with
     /// `chain` 100 -> 200). Building pops cost nothing and the goal is 12 links while more than
     /// 16 cells are empty: over a formation the field is full by move 30 or so, and junk cleared by
-    /// small pops makes the room a longer chain needs (500 games of seed 1: 11.21 links / 400.2
-    /// attack -> 11.80 / 433.6; the README's builder-extension table).
+    /// small pops makes the room a longer chain needs (500 games of seed 1, with the template
+    /// phase's firing handed to the builder: 11.21 links / 400.2 attack -> 11.75 / 430.4; the
+    /// README's builder-extension table).
     pub fn over_formation() -> Self {
         BuilderParams {
             goal: 11,
