@@ -210,6 +210,7 @@ impl Player {
     /// colour into one column fires it, so the extension phase has not begun: the extension
     /// builds on instead when it reads a larger attack (combined endless, 500 games: 15 games
     /// change, 14 of them fire 1-3 more links; before, the template phase fired the bare 8-chain).
+    /// With [`Extension::Builder`], alone, the builder decides.
     fn fire_or_extend(&self, obs: &Observation, t: usize, score: f64, fire: Decision) -> Option<Decision> {
         if self.builder_extends(obs) {
             // The builder fires at its own goal (seed 2, 200 games: 6 fired the bare 8-9 links).

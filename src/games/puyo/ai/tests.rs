@@ -117,7 +117,7 @@ fn a_ready_formation_waits_for_few_empty_cells() {
     assert!(!c.fires, "{c:?}");
 }
 
-/// The field of the test below.
+/// Game 356's field at move 42, where the template phase fires its formation (the tests below).
 const FORMATION_THE_TEMPLATE_PHASE_FIRES: &str =
     "......\n......\n...B..\n.BBG..\n.RBYBY\n.BGGRG\n.BRGRY\n.GYRBY\n.RRBBY\n.BGRGR\n.BGRGY\nYBGRGB\nYYBGRG\n";
 
