@@ -116,11 +116,15 @@ impl BuilderParams {
     /// 16 cells are empty: over a formation the field is full by move 30 or so, and junk cleared by
     /// small pops makes the room a longer chain needs (500 games of seed 1, with the template
     /// phase's firing handed to the builder: 11.21 links / 400.2 attack -> 11.75 / 430.4; the
-    /// README's builder-extension table).
+    /// README's builder-extension table). The beam is twice asobi's player's: more depth-2
+    /// fields meet the third known pair, among them more plans that fire past the goal (500
+    /// games of seeds 1-3: 420.8-430.4 -> 431.9-434.8 attack; of seed 1's first 200 games 30
+    /// fire 13 links, against 20; a beam of 192 gains nothing more).
     pub fn over_formation() -> Self {
         BuilderParams {
             goal: 11,
             stretch_empty: 16,
+            beam: 96,
             pop: 0.0,
             chain: 200.0,
             bump: 0.0,
