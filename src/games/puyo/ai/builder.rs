@@ -72,10 +72,10 @@ pub struct BuilderParams {
     pub samples: u64,
     /// ...each this many random pairs deep beyond the known ones...
     pub unseen: usize,
-    /// ...searched by a beam this wide. A first move is a candidate only if it stays in the beam
-    /// in at least `futures_kept` of the futures; in a future it drops out of, it scores that
-    /// future's lowest surviving value.
+    /// ...searched by a beam this wide.
     pub unseen_beam: usize,
+    /// A first move is a candidate only if it stays in the beam in at least this many of the
+    /// futures; in a future it drops out of, it scores that future's lowest surviving value.
     pub futures_kept: u64,
     /// Cost of a building pop (a chain of at most `clear_links` links fired on the way).
     pub pop: f64,
