@@ -67,7 +67,7 @@ fn endless_is_thread_independent_and_shards_merge() {
         })
         .collect();
     assert_eq!(untimed(merge::<Endless>(&files).unwrap()), whole);
-    let fields = ["games", "mean_chain", "mean_attack", "mean_fire_move", "ms_per_move"];
+    let fields = ["games", "mean_chain", "ci95_chain", "mean_attack", "ci95_attack", "mean_fire_move", "ms_per_move"];
     let Value::Object(m) = run(&exp, 1, Shard::WHOLE) else { unreachable!() };
     assert!(fields.iter().all(|f| m.contains_key(*f)), "{m:?}");
 }

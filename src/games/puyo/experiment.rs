@@ -264,7 +264,9 @@ impl Experiment for Endless {
         let chains: Vec<f64> = records.iter().map(|r| r.chain as f64).collect();
         m.insert("mean_chain".into(), json!(mean(&chains)));
         m.insert("ci95_chain".into(), json!(mean_ci95(&chains)));
-        m.insert("mean_attack".into(), json!(col(|r| r.attack as f64)));
+        let attacks: Vec<f64> = records.iter().map(|r| r.attack as f64).collect();
+        m.insert("mean_attack".into(), json!(mean(&attacks)));
+        m.insert("ci95_attack".into(), json!(mean_ci95(&attacks)));
         m.insert("mean_fire_move".into(), json!(mean(&fired)));
         if matches!(self.ai, AiKind::Template | AiKind::Combined) {
             // When the template phase reaches the switch score, and when its formation fires.

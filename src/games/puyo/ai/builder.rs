@@ -123,15 +123,18 @@ impl BuilderParams {
     /// README's builder-extension table). The beam is twice asobi's player's: more depth-2
     /// fields meet the third known pair, among them more plans that fire past the goal (500
     /// games of seeds 1-3: 420.8-430.4 -> 431.9-434.8 attack; of seed 1's first 200 games 30
-    /// fire 13 links, against 20; a beam of 192 gains nothing more). A first move needs to stay
-    /// in the beam of only two of the three sampled futures (with asobi's template options
-    /// 431.9-434.8 -> 432.3-436.3 attack, fired 1-3 moves sooner; mixed in the paper's design).
+    /// fire 13 links, against 20; a beam of 192 gains nothing more). Five futures are sampled
+    /// and a first move needs to stay in the beam of only three of them (with asobi's template
+    /// options, 500 games of seeds 1-5: 431.9-436.3 attack with three futures of which two must
+    /// keep the move, 436.0-438.6 with five of which three; seeds 1-3 with all three futures
+    /// keeping it: 431.9-434.8).
     pub fn over_formation() -> Self {
         BuilderParams {
             goal: 11,
             stretch_empty: 16,
             beam: 96,
-            futures_kept: 2,
+            samples: 5,
+            futures_kept: 3,
             pop: 0.0,
             chain: 200.0,
             bump: 0.0,
