@@ -117,7 +117,7 @@ impl BuilderParams {
     /// endless with asobi's template options, seed 1, 100 games: goal 10 / 11 / 12 10.06 /
     /// 10.44 / 8.68 links without shape terms; 9.69 with them at goal 11; 10.44 -> 10.78 with
     /// `chain` 100 -> 200). Building pops cost nothing and the goal is 12 links while more than
-    /// 14 cells are empty: over a formation the field is full by move 30 or so, and junk cleared by
+    /// 12 cells are empty: over a formation the field is full by move 30 or so, and junk cleared by
     /// small pops makes the room a longer chain needs (500 games of seed 1, with the template
     /// phase's firing handed to the builder: 11.21 links / 400.2 attack -> 11.75 / 430.4; the
     /// README's builder-extension table). The beam is twice asobi's player's: more depth-2
@@ -128,11 +128,12 @@ impl BuilderParams {
     /// options, 500 games of seeds 1-5: 431.9-436.3 attack with three futures of which two must
     /// keep the move, 436.0-438.6 with five of which three; seeds 1-3 with all three futures
     /// keeping it: 431.9-434.8). With five futures, the goal stays at 12 down to 14 empty cells
-    /// instead of 16 (seeds 1-3: 436.0-437.3 -> 441.2-445.1 attack).
+    /// instead of 16 (seeds 1-3: 436.0-437.3 -> 441.2-445.1 attack), and down to 12 instead of
+    /// 14 (seed 1: 441.2 -> 446.8; 8 / 10 / 13 cells: 445.7 / 446.3 / 447.3).
     pub fn over_formation() -> Self {
         BuilderParams {
             goal: 11,
-            stretch_empty: 14,
+            stretch_empty: 12,
             beam: 96,
             samples: 5,
             futures_kept: 3,

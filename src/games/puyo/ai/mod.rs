@@ -80,7 +80,7 @@ pub enum Extension {
     /// asobi's chain builder ([`BuilderParams::over_formation`]), free to rebuild the
     /// formation's top, keeping the field while it fires a chain as long as the formation's,
     /// moving where every template conflicts and where the template phase would fire; fires at
-    /// 11 links (12 while more than 14 cells are empty).
+    /// 11 links (12 while more than 12 cells are empty).
     Builder,
 }
 
