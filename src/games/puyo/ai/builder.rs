@@ -129,7 +129,8 @@ impl BuilderParams {
     /// keep the move, 436.0-438.6 with five of which three; seeds 1-3 with all three futures
     /// keeping it: 431.9-434.8). With five futures, the goal stays at 12 down to 14 empty cells
     /// instead of 16 (seeds 1-3: 436.0-437.3 -> 441.2-445.1 attack), and down to 12 instead of
-    /// 14 (seed 1: 441.2 -> 446.8; 8 / 10 / 13 cells: 445.7 / 446.3 / 447.3).
+    /// 14 (seeds 1-5: 441.2-445.3 -> 446.2-449.4; on seed 1, 8 / 10 / 13 cells: 445.7 / 446.3 /
+    /// 447.3).
     pub fn over_formation() -> Self {
         BuilderParams {
             goal: 11,
