@@ -426,10 +426,18 @@ fn request_ai_decision(game: &mut PuyoGame, i: usize) {
     let field = side.field;
     let pairs: Vec<Pair> = (0..3).map(|k| game.game.pair(i, k)).collect();
     let pending = side.incoming();
+    let garbage_falls_in = side.placements_before_garbage(game.game.tick);
     let opponent = game.settings.versus.then(|| game.game.sides[1 - i].field);
     let garbage = game.game.rule;
     game.jobs[i].start(move || {
-        player.decide(&Observation { field: &field, pairs: &pairs, pending, opponent: opponent.as_ref(), garbage })
+        player.decide(&Observation {
+            field: &field,
+            pairs: &pairs,
+            pending,
+            opponent: opponent.as_ref(),
+            garbage,
+            garbage_falls_in,
+        })
     });
 }
 

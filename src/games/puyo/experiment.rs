@@ -452,6 +452,7 @@ impl Traced for VersusExp {
                     pending: side.incoming(),
                     opponent: Some(&game.sides[1 - i].field),
                     garbage: self.garbage,
+                    garbage_falls_in: side.placements_before_garbage(game.tick),
                 };
                 let d = if side.field.is_dead() { None } else { ais[i].decide(&obs) };
                 chosen.push((i, d, known[0], obs.pending));

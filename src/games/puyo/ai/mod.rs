@@ -32,12 +32,15 @@ pub struct Observation<'a> {
     pub opponent: Option<&'a Field>,
     /// How chains turn into garbage (versus).
     pub garbage: GarbageRule,
+    /// Placements this player makes, this one included, before the incoming garbage falls
+    /// (versus; [`crate::games::puyo::rules::Side::placements_before_garbage`]).
+    pub garbage_falls_in: u32,
 }
 
 impl<'a> Observation<'a> {
     /// A single-player position: no opponent, nothing pending.
     pub fn alone(field: &'a Field, pairs: &'a [Pair]) -> Self {
-        Observation { field, pairs, pending: 0, opponent: None, garbage: GarbageRule::default() }
+        Observation { field, pairs, pending: 0, opponent: None, garbage: GarbageRule::default(), garbage_falls_in: 0 }
     }
 }
 

@@ -1,5 +1,5 @@
-//! AI tests: legality over many random positions; potential maximization's special case (d)
-//! and its firing over a formation it cannot keep; the combined player's switch and extension.
+//! AI tests: legality over many random positions; potential maximization's special cases (c)
+//! and (d) and its firing over a formation it cannot keep; the combined player's switch and extension.
 
 use rand::{Rng, SeedableRng};
 
@@ -61,6 +61,33 @@ fn potential_pops_blocking_puyos_to_open_a_chain() {
     let mut after = field;
     let chain = after.play(pairs[0], c.placement).unwrap();
     assert!(!c.fires && chain.links > 0 && c.attack > 0.0, "{c:?}\n{field}");
+}
+
+/// Special case (c): a row of garbage is incoming. With three placements before it falls,
+/// potential maximization reads for the largest chain, fired by the third pair; with two, it
+/// plays for the smaller chain that the second pair fires, and then fires it.
+#[test]
+fn potential_counters_with_a_chain_fired_before_the_garbage_falls() {
+    use crate::games::puyo::rules::Puyo::{Blue, Green};
+    let field = Field::from_ascii(".G....\n.RB...\n.GB...\n.GG.B.").unwrap();
+    let pairs =
+        [Pair { axis: Green, child: Blue }, Pair { axis: Green, child: Green }, Pair { axis: Blue, child: Green }];
+    let opponent = Field::new();
+    let under_attack = |field, pairs, garbage_falls_in| Observation {
+        pending: 6,
+        opponent: Some(&opponent),
+        garbage_falls_in,
+        ..Observation::alone(field, pairs)
+    };
+    let params = potential::PotentialParams::default();
+    let unhurried = potential::decide(&params, &under_attack(&field, &pairs, 3)).unwrap();
+    let hurried = potential::decide(&params, &under_attack(&field, &pairs, 2)).unwrap();
+    assert!(!hurried.fires && hurried.attack >= 3.0 && unhurried.attack > hurried.attack, "{hurried:?} {unhurried:?}");
+    let mut after = field;
+    after.play(pairs[0], hurried.placement).unwrap();
+    let fired = potential::decide(&params, &under_attack(&after, &pairs[1..], 1)).unwrap();
+    let chain = after.clone().play(pairs[1], fired.placement).unwrap();
+    assert!(fired.fires && 2 * chain.attack() >= 6, "{fired:?}\n{after}");
 }
 
 /// Potential maximization over a one-link "formation" (three reds, a red in the pair) that

@@ -71,6 +71,17 @@ impl Side {
         self.pending + self.in_flight.iter().map(|g| g.amount).sum::<u32>()
     }
 
+    /// How many placements this side makes, from its placement at `tick` on, before its
+    /// incoming garbage falls, if it fires no chain meanwhile (0 with none incoming): a chain
+    /// fired within them cancels garbage that has not fallen yet.
+    pub fn placements_before_garbage(&self, tick: u32) -> u32 {
+        if self.pending > 0 {
+            // What a capped drop left falls right before the next placement.
+            return 1;
+        }
+        self.in_flight.iter().map(|g| g.from_tick.saturating_sub(tick).max(1)).min().unwrap_or(0)
+    }
+
     /// Cancels up to `g` of this side's incoming garbage; returns what is left to send.
     fn offset(&mut self, mut g: u32) -> u32 {
         let k = g.min(self.pending);
@@ -185,6 +196,20 @@ mod tests {
         // 40 + 40 = 80: one garbage, which cancels the pending one.
         assert_eq!((g.sides[0].carry, g.sides[0].pending), (10, 0));
         assert!(g.sides[1].in_flight.is_empty());
+    }
+
+    #[test]
+    fn garbage_falls_after_the_senders_chain() {
+        let mut g = Versus::new(vec![Pair::new(Puyo::Red, Puyo::Red)], GarbageRule::Paper);
+        // A 2-link chain at tick 0: its garbage may fall from tick 3 on.
+        g.sides[1].in_flight.push(InFlight { amount: 12, from_tick: 3 });
+        assert_eq!(g.sides[1].placements_before_garbage(1), 2);
+        assert_eq!(g.sides[0].placements_before_garbage(1), 0);
+        g.tick = 3;
+        g.sides[1].in_flight[0].amount = 40;
+        g.drop_garbage(1, &mut crate::lab::rng::game_rng(1, 0));
+        // 30 fell; the 10 left fall before the next placement.
+        assert_eq!((g.sides[1].pending, g.sides[1].placements_before_garbage(3)), (10, 1));
     }
 
     #[test]
