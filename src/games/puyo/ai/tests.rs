@@ -1,5 +1,6 @@
 //! AI tests: legality over many random positions; potential maximization's special cases (c)
-//! and (d) and its firing over a formation it cannot keep; the combined player's switch and extension.
+//! and (d) and its firing over a formation it cannot keep; the combined player's switch, its
+//! extension, and its templates left once garbage lands.
 
 use rand::{Rng, SeedableRng};
 
@@ -166,6 +167,22 @@ fn the_combined_player_builds_on_a_formation_its_template_phase_would_fire() {
     assert!(template_phase.fires, "{template_phase:?}");
     let combined = player.decide(&obs).unwrap();
     assert!(!combined.fires && combined.why.starts_with("potential over"), "{combined:?}");
+}
+
+/// Once garbage has landed on its field the combined player leaves its templates (garbage
+/// counts as empty in their state matrix) for potential maximization.
+#[test]
+fn the_combined_player_leaves_its_templates_once_garbage_lands() {
+    use crate::games::puyo::rules::Puyo::{Blue, Red};
+    let player = Player::new(AiKind::Combined, AiParams::default()).unwrap();
+    let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Blue, child: Blue }, Pair { axis: Red, child: Red }];
+    let opponent = Field::new();
+    let why = |rows: &str| {
+        let field = Field::from_ascii(rows).unwrap();
+        player.decide(&Observation { opponent: Some(&opponent), ..Observation::alone(&field, &pairs) }).unwrap().why
+    };
+    assert!(why("R.....\nRB....").starts_with("template"));
+    assert!(why("O.....\nRB....").starts_with("potential"));
 }
 
 /// With [`Extension::Builder`] the combined player hands its ready formation to asobi's chain
