@@ -7,10 +7,10 @@
 //! empty and it is at least the best build potential, or when at most `danger_empty` are empty;
 //! (b) fires a chain whose garbage would fill the opponent's column 3; (c) counters when at
 //! least a row of garbage is incoming and a chain fired before it falls cancels half of it
-//! ([`counter`]); (d) plays a pop of at
-//! most 2 links as a building move when it makes more attack reachable than any non-popping
-//! move (in single-player games such a pop is not the game's fired chain). A
-//! sequence's garbage follows the game's garbage rule, the potential uses the paper's attack.
+//! ([`counter`]); (d) plays a pop of at most 2 links as a building move when it makes more
+//! attack reachable than any non-popping move (in single-player games such a pop is not the
+//! game's fired chain). A sequence's garbage follows the game's garbage rule, the potential
+//! uses the paper's attack.
 
 use serde::{Deserialize, Serialize};
 

@@ -87,7 +87,7 @@ fn potential_counters_with_a_chain_fired_before_the_garbage_falls() {
     let mut after = field;
     after.play(pairs[0], hurried.placement).unwrap();
     let fired = potential::decide(&params, &under_attack(&after, &pairs[1..], 1)).unwrap();
-    let chain = after.clone().play(pairs[1], fired.placement).unwrap();
+    let chain = after.play(pairs[1], fired.placement).unwrap();
     assert!(fired.fires && 2 * chain.attack() >= 6, "{fired:?}\n{after}");
 }
 
