@@ -86,6 +86,11 @@ pub struct PotentialArgs {
     /// the known pairs only). In versus both seats read so, except asobi's player (0.8 always).
     #[arg(long, value_name = "W", default_value_t = 0.0, value_parser = virtual_drop)]
     pub virtual_drop: f64,
+    /// asobi: special case (b) fires to kill only when the garbage still fills the opponent's
+    /// column 3 after the opponent's ready counter (a chain 1-2 puyos of one colour start) has
+    /// cancelled its share (versus, both seats; asobi's player always reads so).
+    #[arg(long)]
+    pub lethal_after_counter: bool,
 }
 
 impl PotentialArgs {
@@ -93,6 +98,7 @@ impl PotentialArgs {
         params.potential.fire_empty = self.fire_empty;
         params.potential.danger_empty = self.danger_empty;
         params.potential.virtual_drop = self.virtual_drop;
+        params.potential.lethal_after_counter = self.lethal_after_counter;
     }
 }
 

@@ -69,7 +69,8 @@ pub enum AiKind {
     Combined,
     /// asobi's player: alone, the chain builder (search over the known pairs, leaves scored by
     /// virtual-drop chain potential and shape, fired at a goal length); in versus, potential
-    /// maximization that also reads unseen pairs by virtual drops.
+    /// maximization that also reads unseen pairs by virtual drops and fires to kill only through
+    /// the opponent's ready counter.
     Asobi,
 }
 
@@ -157,9 +158,11 @@ pub struct Player {
 impl Player {
     pub fn new(kind: AiKind, mut params: AiParams) -> Result<Player, TemplateError> {
         if kind == AiKind::Asobi {
-            // asobi's versus player: potential maximization reading unseen pairs by virtual drops.
+            // asobi's versus player: potential maximization reading unseen pairs by virtual drops,
+            // firing to kill only through the opponent's ready counter.
             params.potential.virtual_drop = 0.8;
             params.potential.depth = 2;
+            params.potential.lethal_after_counter = true;
         }
         let templates = Arc::new(load_group(&params.group, &params.compile)?);
         Ok(Player { kind, params, templates })

@@ -5,7 +5,8 @@
 //! chain reachable) go to the move leaving the most same-color connections, then the lower
 //! field; special case (a) fires the best first-move chain when at most `fire_empty` cells are
 //! empty and it is at least the best build potential, or when at most `danger_empty` are empty;
-//! (b) fires a chain whose garbage would fill the opponent's column 3; (c) counters when at
+//! (b) fires a chain whose garbage would fill the opponent's column 3 (with asobi's reading,
+//! after the opponent's ready counter has cancelled its share: [`lethal`]); (c) counters when at
 //! least a row of garbage is incoming and a chain fired before it falls cancels half of it
 //! ([`counter`]); (d) plays a pop of at most 2 links as a building move when it makes more
 //! attack reachable than any non-popping move (in single-player games such a pop is not the
@@ -15,7 +16,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::Observation;
-use crate::games::puyo::rules::{Bits, Chain, Field, MAX_COLORS, Pair, Placement, Puyo, VISIBLE_HEIGHT, WIDTH};
+use crate::games::puyo::rules::{
+    Bits, Chain, Field, GarbageRule, MAX_COLORS, Pair, Placement, Puyo, VISIBLE_HEIGHT, WIDTH,
+};
 
 /// Parameters of potential maximization.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -29,11 +32,16 @@ pub struct PotentialParams {
     /// asobi's extension: also count chains triggered by 1-2 unseen puyos of one color
     /// dropped into one column at the leaves ("virtual drops"), weighted by this factor (0 off).
     pub virtual_drop: f64,
+    /// asobi's reading of special case (b): a chain is lethal only when its garbage still
+    /// fills the opponent's column 3 after the opponent's ready counter ([`counter_garbage`])
+    /// has cancelled its share (false = the paper's baseline; asobi's versus player sets it).
+    #[serde(default)]
+    pub lethal_after_counter: bool,
 }
 
 impl Default for PotentialParams {
     fn default() -> Self {
-        PotentialParams { depth: 3, fire_empty: 24, danger_empty: 12, virtual_drop: 0.0 }
+        PotentialParams { depth: 3, fire_empty: 24, danger_empty: 12, virtual_drop: 0.0, lethal_after_counter: false }
     }
 }
 
@@ -111,8 +119,13 @@ pub fn for_each_trigger(f: &Field, max_puyos: usize, mut found: impl FnMut(Trigg
 /// The largest attack (paper 6.1) of a chain started by 1-2 puyos of one color dropped into
 /// one column of `f`.
 pub fn virtual_potential(f: &Field) -> u32 {
+    best_trigger(f, Chain::attack)
+}
+
+/// The largest `value` of a chain started by 1-2 puyos of one color dropped into one column.
+fn best_trigger(f: &Field, value: impl Fn(&Chain) -> u32) -> u32 {
     let mut best = 0;
-    for_each_trigger(f, 2, |t, _| best = best.max(t.chain.attack()));
+    for_each_trigger(f, 2, |t, _| best = best.max(value(&t.chain)));
     best
 }
 
@@ -182,6 +195,23 @@ fn kill_garbage(opponent: &Field) -> u32 {
     6 * (VISIBLE_HEIGHT - opponent.height(2).min(VISIBLE_HEIGHT)) as u32
 }
 
+/// Garbage of the counter the opponent holds ready: its largest chain that 1-2 puyos of one
+/// colour dropped into one column start, which its next placements can fire while a chain
+/// against it is still running.
+fn counter_garbage(opponent: &Field, rule: GarbageRule) -> u32 {
+    best_trigger(opponent, |chain| rule.garbage(chain))
+}
+
+/// Special case (b): `garbage` sent now tops out the opponent. The paper's reading fires into
+/// a counter that cancels enough to survive and returns the rest; asobi's versus player waits
+/// for it (500 games of seed 1: asobi vs potential .750 -> .850, vs combined .730 -> .740).
+fn lethal(params: &PotentialParams, obs: &Observation, garbage: u32) -> bool {
+    obs.opponent.is_some_and(|o| {
+        let counter = if params.lethal_after_counter { counter_garbage(o, obs.garbage) } else { 0 };
+        garbage > 0 && garbage >= kill_garbage(o) + counter
+    })
+}
+
 /// One decision of potential maximization; `None` only when no legal move survives.
 pub fn decide(params: &PotentialParams, obs: &Observation) -> Option<PotentialChoice> {
     decide_keeping(params, obs, |_| true, 0)
@@ -248,7 +278,7 @@ pub fn decide_keeping(
     if let Some((attack, garbage, links, p)) = fire {
         let potential = build.map_or(0.0, |b| b.0);
         let a = empty <= params.danger_empty || (empty <= params.fire_empty && attack as f64 >= potential);
-        let b = obs.opponent.is_some_and(|o| garbage >= kill_garbage(o) && garbage > 0);
+        let b = lethal(params, obs, garbage);
         let broken = !kept && (build.is_none() || links >= ready);
         if a || b || broken {
             return Some(PotentialChoice { placement: p, fires: true, attack: attack as f64 });

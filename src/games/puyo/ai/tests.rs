@@ -91,6 +91,36 @@ fn potential_counters_with_a_chain_fired_before_the_garbage_falls() {
     assert!(fired.fires && 2 * chain.attack() >= 6, "{fired:?}\n{after}");
 }
 
+/// Special case (b): two links (6 garbage) fill the opponent's column 3, eleven high. The
+/// paper's reading fires them; asobi's fires them only when the opponent holds no counter, here
+/// a two-link chain that one red dropped into column 5 starts.
+#[test]
+fn a_lethal_chain_waits_for_the_opponents_counter_with_asobis_reading() {
+    use crate::games::puyo::rules::Puyo::{Green, Red, Yellow};
+    let field = Field::from_ascii(".B....\n.R....\nRRBBB.").unwrap();
+    let pairs =
+        [Pair { axis: Red, child: Green }, Pair { axis: Yellow, child: Yellow }, Pair { axis: Green, child: Yellow }];
+    let tower = "..B...\n..G...\n..R...\n..Y...\n..B...\n..G...\n..R...\n..Y...\n..B...\n..G...\n..R...";
+    let bare = Field::from_ascii(tower).unwrap();
+    // The same tower, and beside it the counter: reds on column 6 under a blue that falls
+    // onto three blues once they pop.
+    let countering =
+        Field::from_ascii("..B...\n..G...\n..R...\n..Y...\n..B...\n..G...\n..R..B\n..Y..R\n..B.GR\n..G.BR\n..R.BB")
+            .unwrap();
+    let fires = |opponent: &Field, lethal_after_counter: bool| {
+        let params = potential::PotentialParams { lethal_after_counter, ..Default::default() };
+        let obs = Observation { opponent: Some(opponent), ..Observation::alone(&field, &pairs) };
+        let choice = potential::decide(&params, &obs).unwrap();
+        let mut after = field;
+        let links = after.play(pairs[0], choice.placement).unwrap().links;
+        assert_eq!(choice.fires, links > 0, "{choice:?}");
+        choice.fires
+    };
+    assert!(fires(&bare, false) && fires(&bare, true));
+    assert!(fires(&countering, false));
+    assert!(!fires(&countering, true));
+}
+
 /// Potential maximization over a one-link "formation" (three reds, a red in the pair) that
 /// `keep` protects, with formation length `ready`.
 fn decide_over_three_reds(keep: impl Fn(&Field) -> bool, ready: u32) -> potential::PotentialChoice {
