@@ -15,6 +15,7 @@ use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, side_panel, 
 use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::{WeightRule, compile};
+use crate::games::puyo::ai::potential::PotentialParams;
 use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Extension, Observation, Player, PuyoAi};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp};
@@ -765,6 +766,7 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         })
         .response
         .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links (12 while more than 16 cells are empty)");
+    potential_ui(ui, &mut p.potential);
     if game.settings.params.group != before.group {
         game.templates = TemplateEditor::default();
     }
@@ -792,6 +794,23 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         game.redraw = true;
     }
     egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
+}
+
+/// Potential maximization's open decisions (spec §9.7-9.8), for the paper's players; asobi's
+/// versus player keeps its own virtual drops and counter reading.
+fn potential_ui(ui: &mut egui::Ui, p: &mut PotentialParams) {
+    ui.label("potential maximization settings");
+    ui.add(egui::Slider::new(&mut p.fire_empty, 0..=72).text("(a) fire at empty cells")).on_hover_text(
+        "fire the best chain once at most this many visible cells are empty and nothing larger is reachable",
+    );
+    ui.add(egui::Slider::new(&mut p.danger_empty, 0..=72).text("(a) ...always at"))
+        .on_hover_text("fire the best chain whatever it is once at most this many cells are empty");
+    ui.add(egui::Slider::new(&mut p.virtual_drop, 0.0..=2.0).text("virtual drops")).on_hover_text(
+        "asobi: also count chains 1-2 unseen puyos of one colour would start, at this weight (0 = paper)",
+    );
+    ui.checkbox(&mut p.lethal_after_counter, "(b) kill only through the opponent's counter").on_hover_text(
+        "asobi: fire to kill only when the garbage still fills the opponent's column 3 after its ready counter (off = paper)",
+    );
 }
 
 fn extension_label(e: Extension) -> &'static str {
