@@ -112,19 +112,26 @@ fn build_and_versus_report_the_contract_fields() {
 }
 
 /// A build trial names the template it completed (empty when it did not complete), so runs
-/// with both groups can tell which group each trial built.
+/// with both groups can tell which group each trial built, and gives the field's score after
+/// each move until then, so groups built alone can be compared at any move.
 #[test]
-fn build_records_name_the_completed_template() {
+fn build_records_name_the_completed_template_and_score_each_move() {
     let params = AiParams { group: "chains8".into(), ..AiParams::default() };
+    let completion = params.template.completion;
     let build = Build { params, trials: 3, max_moves: 60, colors: 4 };
     let group = load_group("chains8", &CompileOptions::default()).unwrap();
     let records: Vec<_> = (0..3).map(|i| build.play(7, i)).collect();
     assert!(records.iter().any(|r| r.completed), "{records:?}");
     for r in records {
         assert_eq!(r.completed, group.iter().any(|t| t.name == r.template), "{r:?}");
+        assert_eq!(r.scores.len(), r.moves as usize, "{r:?}");
+        let last = *r.scores.last().unwrap();
+        assert_eq!(r.completed, last >= completion, "{r:?}");
+        assert!(r.scores[..r.scores.len() - 1].iter().all(|&s| s < completion), "{r:?}");
     }
     let cut_short = Build { max_moves: 5, ..build }.play(7, 0);
     assert!(!cut_short.completed && cut_short.template.is_empty(), "{cut_short:?}");
+    assert_eq!(cut_short.scores.len(), 5);
 }
 
 #[test]

@@ -95,6 +95,11 @@ pub struct BuildRecord {
     /// with every template, so the fallback moved); 0 if it never was.
     #[serde(default)]
     pub jam_move: u32,
+    /// The best template's score of the field after each move until completion (0 when every
+    /// template conflicts): how far the build had come at any move, e.g. to compare groups
+    /// built alone on the same pairs.
+    #[serde(default)]
+    pub scores: Vec<f64>,
 }
 
 impl Experiment for Build {
@@ -150,15 +155,19 @@ impl Traced for Build {
             fire_moves: 0,
             template: String::new(),
             jam_move: 0,
+            scores: Vec::new(),
         };
         let mut played = 0;
         for m in 0..self.max_moves as usize {
             let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
             let Some((d, jammed)) = ai.template_move(&obs) else { break };
-            let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
+            let (formation, chain, score) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
                 s >= self.params.template.completion
             });
             played = m as u32 + 1;
+            if !rec.completed {
+                rec.scores.push(score);
+            }
             if jammed && rec.jam_move == 0 && !rec.completed {
                 rec.jam_move = played;
             }
@@ -186,23 +195,23 @@ impl Traced for Build {
 /// Plays `placement` of `pair`, judging the best template before resolution, so the move
 /// that fires counts (spec §9.1). Returns, when the best template's score passes `reached`,
 /// that template and whether its formation fires its chain (the move fired it, or a trigger
-/// of at most 3 puyos would: the score alone does not guarantee it), and the chain the move
-/// fired.
+/// of at most 3 puyos would: the score alone does not guarantee it); also the chain the move
+/// fired and the best template's score (0 when every template conflicts).
 fn play_judging_formation(
     ai: &Player,
     field: &mut Field,
     pair: Pair,
     placement: Placement,
     reached: impl Fn(f64) -> bool,
-) -> (Option<(usize, bool)>, Chain) {
+) -> (Option<(usize, bool)>, Chain, f64) {
     let placed = field.place(pair, placement).expect("AIs return legal moves");
-    let best = best_template(ai.templates(), field).filter(|&(_, s)| reached(s));
+    let best = best_template(ai.templates(), field);
     let chain = field.resolve_from(placed, |_| {});
-    let formation = best.map(|(t, _)| {
+    let formation = best.filter(|&(_, s)| reached(s)).map(|(t, _)| {
         let links = ai.templates()[t].chain;
         (t, chain.links >= links || fires_chain(field, links))
     });
-    (formation, chain)
+    (formation, chain, best.map_or(0.0, |(_, s)| s))
 }
 
 fn ms_per(start: Instant, moves: u32) -> f64 {
@@ -323,7 +332,7 @@ impl Traced for Endless {
             }
             let obs = Observation::alone(&field, &pairs[m..m + KNOWN]);
             let Some(d) = ai.decide(&obs) else { break };
-            let (formation, chain) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
+            let (formation, chain, _) = play_judging_formation(&ai, &mut field, pairs[m], d.placement, |s| {
                 uses_templates && s > self.params.switch
             });
             rec.moves = m as u32 + 1;
