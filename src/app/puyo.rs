@@ -82,6 +82,8 @@ struct Settings {
     seed: u64,
     colors: usize,
     garbage: GarbageRule,
+    /// Ticks a chain link takes (the spec's model: 1).
+    link_ticks: u32,
     /// Ticks per second.
     speed: f32,
     paused: bool,
@@ -133,6 +135,7 @@ impl PuyoGame {
         let mut rng = GameRng::seed_from_u64(settings.seed);
         let pairs = crate::games::puyo::rules::pair_sequence(&mut rng, settings.colors, SEQUENCE_LEN);
         let mut game = Versus::new(pairs, settings.garbage);
+        game.link_ticks = settings.link_ticks;
         if !settings.versus {
             // Endless: the second side never plays.
             game.sides[1].dead = true;
@@ -216,6 +219,7 @@ fn default_settings(demo: bool) -> Settings {
         seed: 1,
         colors: 4,
         garbage: GarbageRule::default(),
+        link_ticks: 1,
         speed: 6.0,
         paused: false,
         params: AiParams::default(),
@@ -687,6 +691,13 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
             ui.radio_value(&mut s.garbage, GarbageRule::Paper, "paper's attack").on_hover_text("formula 6.1");
             ui.radio_value(&mut s.garbage, GarbageRule::Tsu, "Tsu score / 70");
         });
+        ui.horizontal(|ui| {
+            ui.label("ticks per chain link");
+            ui.add(egui::DragValue::new(&mut s.link_ticks).range(1..=6)).on_hover_text(
+                "how long each link of a chain keeps its player busy while the other places (spec: 1); \
+                 slower chains leave time to build a counter (applies to the next game)",
+            );
+        });
     }
     if ui.button("New game").clicked() {
         let settings = game.settings.clone();
@@ -929,6 +940,7 @@ fn register_lab_entries(app: &mut App) {
                     games: size,
                     max_ticks: 3000,
                     garbage: GarbageRule::default(),
+                    link_ticks: 1,
                     colors: 4,
                 };
                 run_for_lab(&exp, seed, progress, |records| {

@@ -40,7 +40,7 @@ fn quick_params() -> AiParams {
 /// Two quick potential maximizers, two games.
 fn quick_versus(garbage: GarbageRule) -> VersusExp {
     let (p1, p2) = (AiKind::Potential, AiKind::Potential);
-    VersusExp { p1, p2, params: quick_params(), games: 2, max_ticks: 300, garbage, colors: 4 }
+    VersusExp { p1, p2, params: quick_params(), games: 2, max_ticks: 300, garbage, link_ticks: 1, colors: 4 }
 }
 
 #[derive(Parser)]
@@ -145,6 +145,12 @@ fn bad_group_is_an_error_not_a_panic() {
     assert!(parse(&["build", "--weight-power", "x"]).is_err());
     assert!(parse(&["endless", "--virtual-drop", "3"]).is_err());
     assert!(parse(&["versus", "--p1", "potential", "--p2", "asobi", "--fire-empty", "73"]).is_err());
+    assert!(parse(&["versus", "--p1", "potential", "--p2", "asobi", "--link-ticks", "11"]).is_err());
+    let Ok(cli::Command::Versus(a)) = parse(&["versus", "--p1", "potential", "--p2", "asobi", "--link-ticks", "0"])
+    else {
+        panic!("--link-ticks not parsed")
+    };
+    assert_eq!(a.link_ticks, 0);
     let asobi_hindsight = parse(&["endless", "--ai", "asobi", "--hindsight"]).unwrap();
     let err = cli::run(asobi_hindsight).unwrap_err().to_string();
     assert!(err.contains("--hindsight"), "{err}");

@@ -191,6 +191,10 @@ pub struct VersusArgs {
     /// Garbage a chain sends: the paper's attack formula 6.1, or the Tsu score / 70.
     #[arg(long, value_enum, default_value_t = GarbageRule::Paper)]
     pub garbage: GarbageRule,
+    /// Ticks a chain link takes, during which the other side keeps placing (a placement takes
+    /// 1). The spec's model takes 1; 0 resolves a chain at once, as on a turn-based platform.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub link_ticks: u32,
     #[command(flatten)]
     pub potential: PotentialArgs,
     #[command(flatten)]
@@ -311,6 +315,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 games: a.games,
                 max_ticks: a.max_ticks,
                 garbage: a.garbage,
+                link_ticks: a.link_ticks,
                 colors: a.rules.colors as usize,
             };
             run_or_trace(&exp, &a.trace, &a.batch)?;

@@ -368,7 +368,14 @@ pub struct VersusExp {
     pub max_ticks: u32,
     #[serde(default)]
     pub garbage: GarbageRule,
+    /// Ticks each chain link takes (spec: 1; see [`Versus::link_ticks`]).
+    #[serde(default = "one_tick")]
+    pub link_ticks: u32,
     pub colors: usize,
+}
+
+fn one_tick() -> u32 {
+    1
 }
 
 /// One E3 game.
@@ -444,6 +451,7 @@ impl Traced for VersusExp {
     fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
         let ais = [player(self.p1, &self.params), player(self.p2, &self.params)];
         let mut game = Versus::new(pairs_for(seed, index, self.colors, 1024), self.garbage);
+        game.link_ticks = self.link_ticks;
         let mut rng = sub_rng(seed, index, GARBAGE);
         let start = Instant::now();
         let mut moves = 0;
@@ -517,6 +525,7 @@ mod tests {
             games: 4,
             max_ticks: 100,
             garbage: GarbageRule::Paper,
+            link_ticks: 1,
             colors: 4,
         };
         let records = [

@@ -1,5 +1,5 @@
 //! Versus play with the spec's tick model (§2 "Versus time model"): placing costs 1 tick,
-//! each chain link 1 more; a chain sends garbage by the game's [`GarbageRule`] (the paper's
+//! each chain link 1 more (asobi: `link_ticks` more, to try other timings); a chain sends garbage by the game's [`GarbageRule`] (the paper's
 //! attack, or the Tsu score / 70 with the remainder carried), which first
 //! offsets the sender's own pending and in-flight garbage; the rest becomes droppable on the
 //! target when the sender's chain has finished and falls (≤ 30 at once) right before the
@@ -111,11 +111,13 @@ pub struct Versus {
     pub pairs: Vec<Pair>,
     pub tick: u32,
     pub rule: GarbageRule,
+    /// Ticks each chain link takes, during which the other side keeps placing (spec: 1).
+    pub link_ticks: u32,
 }
 
 impl Versus {
     pub fn new(pairs: Vec<Pair>, rule: GarbageRule) -> Versus {
-        Versus { sides: [Side::default(), Side::default()], pairs, tick: 0, rule }
+        Versus { sides: [Side::default(), Side::default()], pairs, tick: 0, rule, link_ticks: 1 }
     }
 
     /// The sides that act this tick.
@@ -138,7 +140,7 @@ impl Versus {
     /// returns the chain it set off.
     pub fn apply(&mut self, i: usize, placement: Option<Placement>) -> Option<Chain> {
         let pair = self.pair(i, 0);
-        let tick = self.tick;
+        let (tick, link_ticks) = (self.tick, self.link_ticks);
         let side = &mut self.sides[i];
         let Some(chain) = placement.and_then(|p| side.field.play(pair, p)) else {
             side.dead = true;
@@ -146,7 +148,8 @@ impl Versus {
         };
         side.next += 1;
         side.moves += 1;
-        side.ready_at = tick + 1 + chain.links;
+        let chain_ends = tick + 1 + link_ticks * chain.links;
+        side.ready_at = chain_ends;
         side.best_chain = side.best_chain.max(chain.links);
         if side.field.is_dead() {
             side.dead = true;
@@ -155,7 +158,7 @@ impl Versus {
         side.carry = carry;
         let sent = side.offset(garbage);
         if sent > 0 {
-            self.sides[1 - i].in_flight.push(InFlight { amount: sent, from_tick: tick + 1 + chain.links });
+            self.sides[1 - i].in_flight.push(InFlight { amount: sent, from_tick: chain_ends });
         }
         Some(chain)
     }
@@ -220,5 +223,20 @@ mod tests {
         g.apply(0, Some(Placement { col: 3, rot: Rotation::Right }));
         assert_eq!(g.sides[1].in_flight, vec![InFlight { amount: 1, from_tick: 2 }]);
         assert_eq!(g.sides[0].carry, 0);
+    }
+
+    #[test]
+    fn chain_links_take_link_ticks() {
+        let pair = Pair::new(Puyo::Red, Puyo::Red);
+        // Placing at tick 5 fires one link of 5: busy (and the garbage held) until 5 + 1 + k.
+        for link_ticks in [0, 1, 3] {
+            let mut g = Versus::new(vec![pair], GarbageRule::Paper);
+            (g.tick, g.link_ticks) = (5, link_ticks);
+            g.sides[0].field = Field::from_ascii("RRR...").unwrap();
+            g.apply(0, Some(Placement { col: 3, rot: Rotation::Right }));
+            let ends = 6 + link_ticks;
+            assert_eq!(g.sides[0].ready_at, ends);
+            assert_eq!(g.sides[1].in_flight, vec![InFlight { amount: 1, from_tick: ends }]);
+        }
     }
 }
