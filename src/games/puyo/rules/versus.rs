@@ -1,6 +1,7 @@
 //! Versus play with the spec's tick model (§2 "Versus time model"): placing costs 1 tick,
-//! each chain link 1 more (asobi: `link_ticks` more, to try other timings); a chain sends garbage by the game's [`GarbageRule`] (the paper's
-//! attack, or the Tsu score / 70 with the remainder carried), which first
+//! each chain link 1 more (`link_ticks` more, to try other timings); a chain sends garbage
+//! by the game's [`GarbageRule`] (the paper's attack, or the Tsu score / 70 with the
+//! remainder carried), which first
 //! offsets the sender's own pending and in-flight garbage; the rest becomes droppable on the
 //! target when the sender's chain has finished and falls (≤ 30 at once) right before the
 //! target's next placement. Both players decide on the state at the start of a tick, then
