@@ -154,6 +154,9 @@ fn run_bench(args: BenchArgs) -> anyhow::Result<()> {
 }
 
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
+    if let Some(out) = &args.out {
+        runner::check_output_file(out)?;
+    }
     let (name, files) = runner::read_shard_files(&args.files)?;
     let merge =
         games::merger(&name).with_context(|| format!("unknown experiment '{name}' in {}", args.files[0].display()))?;

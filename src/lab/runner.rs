@@ -387,15 +387,33 @@ pub fn merge<E: Experiment>(files: &[(String, Map<String, Value>)]) -> anyhow::R
     Ok(result_json(&exp, seed, Shard::WHOLE, &records.into_iter().collect()))
 }
 
+/// The folder and file name of an output path, checked: a file name whose folder exists.
+fn output_parts(path: &Path) -> anyhow::Result<(&Path, &std::ffi::OsStr)> {
+    let name = path.file_name().with_context(|| format!("cannot write {}: not a file path", path.display()))?;
+    ensure!(!path.is_dir(), "cannot write {}: it is a folder", path.display());
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    ensure!(dir.is_dir(), "cannot write {}: there is no folder {}", path.display(), dir.display());
+    Ok((dir, name))
+}
+
+/// Checks, before a long run, that [`write_atomic`] can put its result at `path`. Commands
+/// with `--out` call it first, so that a mistyped path costs no work.
+pub fn check_output_file(path: &Path) -> anyhow::Result<()> {
+    output_parts(path).map(|_| ())
+}
+
 /// Writes a file atomically: a temporary file in the same folder, then a rename, so an
 /// interrupted write never leaves a half-written file in place of the user's data.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().with_context(|| format!("{} is not a file path", path.display()))?;
+    let (dir, name) = output_parts(path)?;
     let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
-    let mut f = std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    f.write_all(bytes).and_then(|_| f.sync_all()).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
+    let written = std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|_| f.sync_all()))
+        .and_then(|_| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp); // may not exist; the write's error is the one to report
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
     Ok(())
 }
 

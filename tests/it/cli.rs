@@ -78,3 +78,25 @@ fn zero_counts_are_usage_errors_naming_the_option() {
     let out = asobi(&["calc", "play", "--deals", "many"]);
     assert!(stderr(&out).contains("'many' is not a whole number"));
 }
+
+/// A bad `--out` is reported before the work starts, not after it.
+#[test]
+fn a_bad_output_path_fails_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("no-such-folder").join("w.ron");
+    let tune = ["shanghai", "tune", "--layout", "mini_turtle", "--instances", "2", "--plays", "1"];
+    let out = asobi(&[&tune[..], &["--out", missing.to_str().unwrap()]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    // Without --quiet the tuner prints a "rate ..." line per trial it has played.
+    let err = stderr(&out);
+    assert!(err.contains("there is no folder") && !err.contains("rate "), "{err}");
+    let folder = asobi(&["nazo", "generate", "--count", "1", "--out", tmp.path().to_str().unwrap()]);
+    assert!(stderr(&folder).contains("it is a folder"), "{}", stderr(&folder));
+    // With --json a finished run would have printed its result before failing.
+    let map = tmp.path().join("map.txt");
+    let generate = ["shanghai", "generate", "--layout", "mini_turtle", "--count", "1", "--plays", "1", "--json"];
+    let sharded = asobi(&[&generate[..], &["--shard", "0/2", "--out", map.to_str().unwrap()]].concat());
+    assert_eq!(sharded.status.code(), Some(2));
+    assert!(sharded.stdout.is_empty() && stderr(&sharded).contains("--out needs a whole run"));
+    assert!(std::fs::read_dir(tmp.path()).unwrap().next().is_none(), "nothing written");
+}

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use crate::games::puyo::rules::Placement;
 use crate::lab::runner::{
-    BatchOptions, Experiment, OutputOptions, Shard, at_least_one, insert_records, print_result, result_json,
-    run_records, terminal_bar, write_atomic,
+    BatchOptions, Experiment, OutputOptions, Shard, at_least_one, check_output_file, insert_records, print_result,
+    result_json, run_records, terminal_bar, write_atomic,
 };
 use crate::lab::stats::{median, quantile};
 
@@ -274,6 +274,9 @@ fn generate_many(a: GenerateArgs) -> anyhow::Result<()> {
         ..GenParams::default()
     };
     params.check().map_err(|e| anyhow::anyhow!("generate: {e}"))?;
+    if let Some(out) = &a.out {
+        check_output_file(out)?;
+    }
     let exp = GenerateExperiment { params, count: a.count };
     let b = &a.batch;
     let shard = b.shard.unwrap_or(Shard::WHOLE);

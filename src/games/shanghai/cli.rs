@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, bail, ensure};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
@@ -18,8 +18,8 @@ use super::level::{Weights, WeightsFile};
 use super::rules::UNKNOWN;
 use crate::lab::rng::game_rng;
 use crate::lab::runner::{
-    BatchOptions, Experiment, OutputOptions, at_least_one, check_trace_index, print_result, print_text, run_cli,
-    write_atomic,
+    BatchOptions, Experiment, OutputOptions, at_least_one, check_output_file, check_trace_index, print_result,
+    print_text, run_cli, write_atomic,
 };
 
 #[derive(Debug, Subcommand)]
@@ -352,6 +352,10 @@ fn oracle(a: OracleArgs) -> anyhow::Result<()> {
 
 /// `shanghai generate`: the weak/strong map of generator instances, saved with `--out`.
 fn generate(a: GenerateArgs) -> anyhow::Result<()> {
+    if let Some(out) = &a.out {
+        ensure!(a.batch.shard.is_none(), "--out needs a whole run (no --shard)");
+        check_output_file(out)?;
+    }
     let layout = dealable(&a.layout)?;
     let weights = weights_for(&layout.name);
     let exp = Generate {
@@ -365,9 +369,6 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
     };
     let result = run_cli(&exp, &a.batch)?;
     if let Some(out) = &a.out {
-        if a.batch.shard.is_some() {
-            bail!("--out needs a whole run (no --shard)");
-        }
         let map = result["map"].as_array().context("generate result has a map")?;
         let instances = map
             .iter()
@@ -400,6 +401,8 @@ fn layouts(a: LayoutsArgs) {
 /// `shanghai tune`: local search over the feature weights, written as a preset file.
 fn tune_weights(a: TuneArgs) -> anyhow::Result<()> {
     let layout = dealable(&a.layout)?;
+    let out = a.out.unwrap_or_else(|| PathBuf::from(format!("{}.weights.ron", layout.name)));
+    check_output_file(&out)?;
     let weights = player_weights(&layout, &a.weights)?;
     let opts = TuneOptions {
         instances: a.instances,
@@ -424,7 +427,6 @@ fn tune_weights(a: TuneArgs) -> anyhow::Result<()> {
             })
         })
         .map_err(anyhow::Error::msg)?;
-    let out = a.out.unwrap_or_else(|| PathBuf::from(format!("{}.weights.ron", layout.name)));
     let preset = WeightsFile { layout: layout.name.clone(), weights: best };
     let text = ron::ser::to_string_pretty(&preset, ron::ser::PrettyConfig::default())?;
     write_atomic(&out, format!("{text}\n").as_bytes())?;
