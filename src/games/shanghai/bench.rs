@@ -1,5 +1,6 @@
 //! Benchmarks of the hot paths: free-tile computation, the perfect-information solver on
-//! random turtle deals, and virtual-player decisions.
+//! random turtle deals, and virtual-player decisions (the turtle's searched ones dominate the
+//! time of `shanghai eval --layout turtle`).
 
 use super::ai::solver::solve_deal;
 use super::ai::{Player, PlayerParams, VirtualPlayer};
@@ -40,18 +41,30 @@ pub fn benches() -> Vec<Bench> {
         Bench {
             name: "shanghai/decisions",
             unit: "n = 16, D = 3 decisions on the mini turtle",
-            batch: |seed| {
-                let l = load("mini_turtle").expect("the mini turtle is bundled");
-                let mut game = Game::new(l.clone(), deal(&l, DealSource::Generator, seed, 0).expect("deals"));
-                let player = VirtualPlayer { params: PlayerParams::default() };
-                let mut rng = game_rng(seed, 0);
-                let mut n = 0;
-                while let Some(d) = player.decide(&game.observation(), &mut rng) {
-                    game.play(d.mv).expect("legal");
-                    n += 1;
-                }
-                n
-            },
+            batch: |seed| play_decisions("mini_turtle", seed, u64::MAX).0,
+        },
+        Bench {
+            name: "shanghai/turtle-searched",
+            unit: "n = 16, D = 3 searched decisions (no certain move) in the first 40 moves on the turtle",
+            batch: |seed| play_decisions("turtle", seed, 40).1,
         },
     ]
+}
+
+/// Plays up to `moves` decisions of the default player on generator deal `seed` of `layout`;
+/// returns how many decisions it made and how many of them were searched.
+fn play_decisions(layout: &str, seed: u64, moves: u64) -> (u64, u64) {
+    let l = load(layout).expect("bundled layout");
+    let mut game = Game::new(l.clone(), deal(&l, DealSource::Generator, seed, 0).expect("deals"));
+    let player = VirtualPlayer { params: PlayerParams::default() };
+    let mut rng = game_rng(seed, 0);
+    let (mut made, mut searched) = (0, 0);
+    while made < moves
+        && let Some(d) = player.decide(&game.observation(), &mut rng)
+    {
+        game.play(d.mv).expect("legal");
+        made += 1;
+        searched += u64::from(d.certain_rule.is_none());
+    }
+    (made, searched)
 }
