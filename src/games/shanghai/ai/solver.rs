@@ -21,7 +21,9 @@
 //! - probing: a pairing the relaxation refutes is never tried, and (after the first run) a
 //!   kind left with one unrefuted pairing is committed to it without branching; a probe
 //!   whose pairs could go together in the node's own relaxation closure is answered from it
-//!   without a run;
+//!   without a run, and a pairing refuted at a node is not probed again below it (a child
+//!   only adds commitments and removes pairs its parent's relaxation removes too, so its
+//!   relaxation clears no more);
 //! - a table of positions (remaining tiles plus commitments, stored exactly) proved lost.
 //!
 //! Branching takes the kind with two free tiles and the fewest unrefuted pairings, pairings
@@ -69,6 +71,9 @@ const PAIRINGS: [[(usize, usize); 2]; 3] = [[(0, 1), (2, 3)], [(0, 2), (1, 3)], 
 /// all four tiles left carry one (with two left the pair is settled anyway).
 type Commits = u128;
 
+/// Per kind, a bit per pairing the relaxation refuted at a node or at one of its ancestors.
+type Refuted = [u8; 64];
+
 /// Settled partner of each tile (see [`Solver::partners`]).
 type Partners = [u8; 256];
 /// No settled partner: the tile's kind has four tiles left and no commitment.
@@ -91,24 +96,55 @@ impl Stack {
     }
 }
 
-/// When each tile was freed and removed in a relaxation's closure that cleared a position
-/// (removal events numbered from 0; a tile freed by event e counts as freed at e + 1).
+/// What a relaxation's closure that cleared a position waited for: per tile of the position,
+/// the removals its freeing needed and those its removal needed (itself included), both
+/// transitively. Entries of tiles not in the position are stale.
+#[derive(Default)]
 struct Closure {
-    freed: [u16; 256],
-    removed: [u16; 256],
+    freed_after: Vec<TileSet>,
+    removed_after: Vec<TileSet>,
 }
 
 impl Closure {
-    fn new() -> Closure {
-        Closure { freed: [0; 256], removed: [0; 256] }
+    fn sized(tiles: usize) -> Closure {
+        Closure { freed_after: vec![TileSet::EMPTY; tiles], removed_after: vec![TileSet::EMPTY; tiles] }
     }
 
-    /// Whether settling `a` and `b` as a pair keeps this closure a valid play: both were free
-    /// together before either went, so the pair can go then, and removing tiles earlier only
-    /// frees others. The relaxation with the pair settled then clears too, as its closure is
-    /// unique.
-    fn keeps_pair(&self, a: usize, b: usize) -> bool {
-        self.freed[a].max(self.freed[b]) <= self.removed[a].min(self.removed[b])
+    /// Whether the relaxation with a kind's four tiles settled into `pairs` clears too. It
+    /// does when one pair's tiles are freed without any removal of the kind's tiles, and the
+    /// other's without any but that first pair's: the closure's play, with the removals that
+    /// waited for the kind's tiles put off until both pairs have gone, is then a play of the
+    /// settled relaxation, since removals only free tiles.
+    fn keeps_pairing(&self, pairs: [(usize, usize); 2]) -> bool {
+        let tiles = |(a, b): (usize, usize)| {
+            let mut set = TileSet::EMPTY;
+            set.insert(a);
+            set.insert(b);
+            set
+        };
+        let kind = tiles(pairs[0]).or(&tiles(pairs[1]));
+        let waits = |(a, b): (usize, usize)| self.freed_after[a].or(&self.freed_after[b]).and(&kind);
+        let goes_first = |first: (usize, usize), then: (usize, usize)| {
+            waits(first).is_empty() && waits(then).minus(&tiles(first)).is_empty()
+        };
+        goes_first(pairs[0], pairs[1]) || goes_first(pairs[1], pairs[0])
+    }
+
+    /// Records the removal of `go` (one tile, or a settled pair), whose freeing and, for a
+    /// lone tile, its mate's state (`mate_waits`) were what it waited for.
+    fn removed(&mut self, go: &[usize], mate_waits: TileSet) {
+        let mut waits = mate_waits;
+        for &g in go {
+            waits = waits.or(&self.freed_after[g]);
+            waits.insert(g);
+        }
+        go.iter().for_each(|&g| self.removed_after[g] = waits);
+    }
+
+    /// Records that `c` is free now that the tiles on it and on one side of it (`blockers`,
+    /// those of the position) are gone.
+    fn freed(&mut self, c: usize, blockers: TileSet) {
+        self.freed_after[c] = blockers.iter().fold(TileSet::EMPTY, |w, b| w.or(&self.removed_after[b]));
     }
 }
 
@@ -162,6 +198,8 @@ pub struct Solver<'a> {
     /// Shuffles branching orders after the first restart.
     rng: GameRng,
     restart: u32,
+    /// The closure of the node whose children are being chosen (one at a time, so reused).
+    closure: Closure,
     /// The solution found, in play order.
     pub solution: Vec<Move>,
 }
@@ -227,6 +265,7 @@ impl<'a> Solver<'a> {
             budget: 0,
             rng: game_rng(0, 0),
             restart: 0,
+            closure: Closure::sized(layout.len()),
             solution: Vec::new(),
         }
     }
@@ -248,7 +287,7 @@ impl<'a> Solver<'a> {
         while self.nodes < limit {
             self.budget = (self.nodes + budget).min(limit);
             self.solution.clear();
-            match self.search(present, commits) {
+            match self.search(present, commits, [0; 64]) {
                 // The witness is replayed, so a bug can cost a verdict but never fake one.
                 Some(true) if self.witness_clears(present) => return Verdict::Solvable,
                 Some(true) => return Verdict::Undecided,
@@ -436,7 +475,9 @@ impl<'a> Solver<'a> {
     ) -> bool {
         let l = self.layout;
         let (mut p, mut free) = (*present, *free);
-        let mut event: u16 = 0;
+        if let Some(r) = record {
+            free.iter().for_each(|t| r.freed_after[t] = TileSet::EMPTY);
+        }
         // Each tile is freed and removed once, pushing at most itself, a partner or three
         // mates each time: 8 entries per tile bound the stack.
         let mut work = Stack { items: [0; 8 * 256], top: 0 };
@@ -446,24 +487,30 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let u = partner[t] as usize;
-            let go: &[usize] = if partner[t] != LOOSE {
+            let (go, mate): (&[usize], _) = if partner[t] != LOOSE {
                 if !free.contains(u) {
                     continue;
                 }
-                &[t, u]
-            } else if self.mates[t].iter().any(|&u| !p.contains(u as usize) || free.contains(u as usize)) {
-                &[t]
+                (&[t, u], None)
+            } else if let Some(&m) =
+                self.mates[t].iter().find(|&&m| !p.contains(m as usize) || free.contains(m as usize))
+            {
+                (&[t], Some(m as usize))
             } else {
                 continue;
             };
+            if let Some(r) = record {
+                let mate_waits = match mate {
+                    Some(m) if present.contains(m) && !p.contains(m) => r.removed_after[m],
+                    Some(m) if present.contains(m) => r.freed_after[m],
+                    _ => TileSet::EMPTY,
+                };
+                r.removed(go, mate_waits);
+            }
             for &g in go {
                 p.remove(g);
                 free.remove(g);
-                if let Some(r) = record {
-                    r.removed[g] = event;
-                }
             }
-            event += 1;
             for &g in go {
                 if partner[g] == LOOSE {
                     self.mates[g].iter().filter(|&&m| free.contains(m as usize)).for_each(|&m| work.push(m as usize));
@@ -472,7 +519,8 @@ impl<'a> Solver<'a> {
                 for c in near.iter().filter(|&c| l.is_free(&p, c)) {
                     free.insert(c);
                     if let Some(r) = record {
-                        r.freed[c] = event;
+                        let side = if p.intersects(&l.left[c]) { &l.right[c] } else { &l.left[c] };
+                        r.freed(c, l.above[c].or(side).and(present));
                     }
                     work.push(c);
                     if partner[c] != LOOSE {
@@ -500,7 +548,7 @@ impl<'a> Solver<'a> {
     }
 
     /// `None` when the budget ran out.
-    fn search(&mut self, mut present: TileSet, mut commits: Commits) -> Option<bool> {
+    fn search(&mut self, mut present: TileSet, mut commits: Commits, mut refuted: Refuted) -> Option<bool> {
         self.nodes += 1;
         if self.nodes > self.budget {
             return None;
@@ -516,12 +564,15 @@ impl<'a> Solver<'a> {
         }
         let key = Key { present, commits };
         let partner = self.partners(&present, commits);
-        let mut closure = Closure::new();
+        let mut closure = std::mem::take(&mut self.closure);
         if self.lost.contains(&key) || !self.relaxation(&present, &free, &partner, &mut Some(&mut closure)) {
+            self.closure = closure;
             return lost(self);
         }
-        for c in self.branches(&present, &free, commits, &partner, &closure) {
-            match self.search(present, c) {
+        let children = self.branches(&present, &free, commits, &partner, &closure, &mut refuted);
+        self.closure = closure;
+        for c in children {
+            match self.search(present, c, refuted) {
                 Some(true) => return Some(true),
                 Some(false) => {}
                 None => {
@@ -534,21 +585,22 @@ impl<'a> Solver<'a> {
         lost(self)
     }
 
-    /// The pairings of uncommitted kind `k` (four left) that the relaxation does not refute.
-    /// `closure`, the relaxation's closure with `partner`, answers some probes without a run.
+    /// The pairings among `candidates` (a bit per pairing) of an uncommitted kind whose four
+    /// tiles are `left` that the relaxation does not refute. `closure`, the relaxation's
+    /// closure with `partner`, answers some probes without a run.
     fn viable(
         &self,
         present: &TileSet,
         free: &TileSet,
         partner: &Partners,
         closure: Option<&Closure>,
-        k: usize,
         left: &[usize; 4],
+        candidates: u8,
     ) -> Vec<usize> {
         (0..3)
-            .filter(|&p| self.admissible[k] >> p & 1 == 1)
+            .filter(|&p| candidates >> p & 1 == 1)
             .filter(|&p| {
-                if closure.is_some_and(|c| PAIRINGS[p].iter().all(|&(i, j)| c.keeps_pair(left[i], left[j]))) {
+                if closure.is_some_and(|c| c.keeps_pairing(PAIRINGS[p].map(|(i, j)| (left[i], left[j])))) {
                     return true;
                 }
                 let mut with = *partner;
@@ -565,7 +617,7 @@ impl<'a> Solver<'a> {
     /// first run only kinds with two free tiles; later every kind, committing those left
     /// with a single unrefuted pairing (one pass). Then branches on the kind with two free
     /// tiles, the fewest unrefuted pairings and the fewest free tiles, pairings that free
-    /// more tiles first.
+    /// more tiles first. Records the refuted pairings in `refuted`, for the children.
     fn branches(
         &mut self,
         present: &TileSet,
@@ -573,12 +625,13 @@ impl<'a> Solver<'a> {
         commits: Commits,
         partner: &Partners,
         closure: &Closure,
+        refuted: &mut Refuted,
     ) -> Vec<Commits> {
         let noise = if self.restart <= 1 { 0 } else { 3 };
         let strong = self.restart >= STRONG_AFTER;
         let (mut next, mut partner) = (commits, *partner);
         let mut best: Option<(usize, usize, Vec<usize>)> = None;
-        for k in 0..self.groups.len() {
+        for (k, refuted) in refuted.iter_mut().enumerate().take(self.groups.len()) {
             let (left, n) = self.left(present, k);
             if n != 4 || Self::commit_of(next, k) != 0 {
                 continue;
@@ -589,7 +642,8 @@ impl<'a> Solver<'a> {
             }
             // The closure is the one of the node's own partners, before forced commitments.
             let closure = (next == commits).then_some(closure);
-            let viable = self.viable(present, free, &partner, closure, k, &left);
+            let viable = self.viable(present, free, &partner, closure, &left, self.admissible[k] & !*refuted);
+            *refuted = self.admissible[k] & !viable.iter().fold(0, |m, p| m | 1 << p);
             if viable.is_empty() {
                 return Vec::new();
             }
@@ -713,35 +767,102 @@ mod tests {
         }
     }
 
+    /// A search node of the solver: the position after settling, its free tiles, its
+    /// commitments and settled partners, and its relaxation's closure.
+    struct Node {
+        present: TileSet,
+        free: TileSet,
+        commits: Commits,
+        partner: Partners,
+        closure: Closure,
+    }
+
+    /// The node of `present` under `commits`; `None` when its relaxation proves it lost.
+    fn node(solver: &mut Solver, mut present: TileSet, mut commits: Commits) -> Option<Node> {
+        let free = solver.settle(&mut present, &mut commits);
+        let partner = solver.partners(&present, commits);
+        let mut closure = Closure::sized(solver.layout.len());
+        solver.relaxation(&present, &free, &partner, &mut Some(&mut closure)).then_some(Node {
+            present,
+            free,
+            commits,
+            partner,
+            closure,
+        })
+    }
+
+    /// The root node of a random turtle deal after up to `plies` random moves.
+    fn random_turtle_node(seed: u64, plies: usize, f: impl FnOnce(&mut Solver, Node)) {
+        let layout = load("turtle").unwrap();
+        let kinds = deal(&layout, DealSource::Random, seed, 0).unwrap();
+        let present = random_play(&layout, &kinds, seed, plies).present;
+        let mut solver = Solver::new(&layout, &kinds);
+        if let Some(commits) = solver.initial_commits(&present)
+            && let Some(root) = node(&mut solver, present, commits)
+        {
+            f(&mut solver, root);
+        }
+    }
+
+    /// The children of `n` that its relaxation does not prove lost, and the pairings refuted
+    /// at `n`.
+    fn children(solver: &mut Solver, n: &Node) -> (Vec<Node>, Refuted) {
+        let mut refuted = [0; 64];
+        let commits = solver.branches(&n.present, &n.free, n.commits, &n.partner, &n.closure, &mut refuted);
+        (commits.into_iter().filter_map(|c| node(solver, n.present, c)).collect(), refuted)
+    }
+
+    /// The kinds of `node` that are probed: four left, uncommitted.
+    fn probed(solver: &Solver, node: &Node) -> Vec<(usize, [usize; 4])> {
+        (0..solver.groups.len())
+            .map(|k| (k, solver.left(&node.present, k)))
+            .filter(|&(k, (_, n))| n == 4 && Solver::commit_of(node.commits, k) == 0)
+            .map(|(k, (left, _))| (k, left))
+            .collect()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
-        /// Probes answered from a node's closure agree with running the relaxation, on
-        /// positions reached by random play of random turtle deals.
+        /// Probes answered from a node's closure agree with running the relaxation, at
+        /// positions reached by random play of random turtle deals and at their children.
         #[test]
         fn closure_probes_match_relaxation_runs(seed in 0u64..1_000_000, plies in 0usize..40) {
-            let layout = load("turtle").unwrap();
-            let kinds = deal(&layout, DealSource::Random, seed, 0).unwrap();
-            let game = random_play(&layout, &kinds, seed, plies);
-            let mut solver = Solver::new(&layout, &kinds);
-            let mut present = game.present;
-            let Some(mut commits) = solver.initial_commits(&present) else { return Ok(()) };
-            let free = solver.settle(&mut present, &mut commits);
-            let partner = solver.partners(&present, commits);
-            let mut closure = Closure::new();
-            if !solver.relaxation(&present, &free, &partner, &mut Some(&mut closure)) {
-                return Ok(());
-            }
-            for k in 0..solver.groups.len() {
-                let (left, n) = solver.left(&present, k);
-                if n == 4 && Solver::commit_of(commits, k) == 0 {
-                    prop_assert_eq!(
-                        solver.viable(&present, &free, &partner, Some(&closure), k, &left),
-                        solver.viable(&present, &free, &partner, None, k, &left)
-                    );
+            random_turtle_node(seed, plies, |solver, root| {
+                let (children, _) = children(solver, &root);
+                for n in std::iter::once(&root).chain(&children) {
+                    for (k, left) in probed(solver, n) {
+                        let admissible = solver.admissible[k];
+                        assert_eq!(
+                            solver.viable(&n.present, &n.free, &n.partner, Some(&n.closure), &left, admissible),
+                            solver.viable(&n.present, &n.free, &n.partner, None, &left, admissible)
+                        );
+                    }
                 }
-            }
+            });
         }
+    }
+
+    /// A pairing the relaxation refutes at a node is refuted at each of its children too,
+    /// which is why the search does not probe it again below the node.
+    #[test]
+    fn refuted_pairings_stay_refuted_in_children() {
+        let mut checked = 0;
+        for seed in 0..40 {
+            random_turtle_node(seed, 20 + seed as usize % 30, |solver, n| {
+                let (children, refuted) = children(solver, &n);
+                for child in children {
+                    for (k, left) in probed(solver, &child).into_iter().filter(|&(k, _)| refuted[k] != 0) {
+                        let admissible = solver.admissible[k];
+                        let viable =
+                            solver.viable(&child.present, &child.free, &child.partner, None, &left, admissible);
+                        assert!(viable.iter().all(|&p| refuted[k] >> p & 1 == 0), "seed {seed}, kind {k}");
+                        checked += 1;
+                    }
+                }
+            });
+        }
+        assert!(checked > 0, "no refuted pairing met again");
     }
 
     /// Random turtle deals are all decided, solutions replay, and some are unsolvable.
