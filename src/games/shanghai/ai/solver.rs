@@ -19,11 +19,12 @@
 //!   free), so if the closure leaves a tile, no real play clears the position. It catches
 //!   stacked and side-by-side locks ("ABAB" in a row), and pairs waiting on each other;
 //! - probing: a pairing the relaxation refutes is never tried, and (after the first run) a
-//!   kind left with one unrefuted pairing is committed to it without branching; a probe
-//!   whose pairs could go together in the node's own relaxation closure is answered from it
-//!   without a run, and a pairing refuted at a node is not probed again below it (a child
-//!   only adds commitments and removes pairs its parent's relaxation removes too, so its
-//!   relaxation clears no more);
+//!   kind left with one unrefuted pairing is committed to it without branching; a probe is
+//!   answered without a run from the node's own relaxation closure when, there, one pair's
+//!   tiles were freed without waiting for any removal of their kind and the other pair's
+//!   waited at most for that first pair (`Closure::keeps_pairing`); a pairing refuted at
+//!   a node is not probed again below it (a child only adds commitments and removes pairs
+//!   its parent's relaxation removes too, so its relaxation clears no more);
 //! - a table of positions (remaining tiles plus commitments, stored exactly) proved lost.
 //!
 //! Branching takes the kind with two free tiles and the fewest unrefuted pairings, pairings
