@@ -106,6 +106,7 @@ impl Layout {
     }
 
     /// Free (spec §2.3): nothing lies on it and it lacks a left or a right neighbour.
+    #[inline]
     pub fn is_free(&self, present: &TileSet, i: usize) -> bool {
         !present.intersects(&self.above[i])
             && (!present.intersects(&self.left[i]) || !present.intersects(&self.right[i]))
@@ -118,6 +119,7 @@ impl Layout {
     }
 
     /// The free tiles among `present`.
+    #[inline]
     pub fn free_tiles(&self, present: &TileSet) -> TileSet {
         let mut free = TileSet::EMPTY;
         present.iter().filter(|&i| self.is_free(present, i)).for_each(|i| free.insert(i));
@@ -152,6 +154,32 @@ impl Layout {
             }
         }
         present.minus(&dominating).minus(&dominated)
+    }
+
+    /// Whether the remaining tile `x` is floating (see [`Layout::floating`]): it lies on no
+    /// tile, none lies on it, it is not flanked on both sides and flanks no tile that is.
+    #[inline]
+    pub fn is_floating(&self, present: &TileSet, x: usize) -> bool {
+        let flanked = |y: usize| present.intersects(&self.left[y]) && present.intersects(&self.right[y]);
+        !present.intersects(&self.above[x])
+            && !present.intersects(&self.below[x])
+            && !flanked(x)
+            && !self.left[x].or(&self.right[x]).and(present).iter().any(flanked)
+    }
+
+    /// How many more floating tiles `present` has without the tiles `gone`: only tiles next to
+    /// a gone one, or two side steps from it, can change, so only those are looked at (the
+    /// search asks this for every move it values).
+    pub fn floating_change(&self, present: &TileSet, gone: &TileSet) -> i32 {
+        let mut near = *gone;
+        for r in gone.iter() {
+            let sides = self.left[r].or(&self.right[r]);
+            near = near.or(&self.above[r]).or(&self.below[r]).or(&sides);
+            sides.iter().for_each(|s| near = near.or(&self.left[s]).or(&self.right[s]));
+        }
+        let after = present.minus(gone);
+        let count = |set: &TileSet| near.and(set).iter().filter(|&x| self.is_floating(set, x)).count() as i32;
+        count(&after) - count(present)
     }
 
     /// Tiles that stay unfree until `i` is gone: those it lies on, transitively (for the

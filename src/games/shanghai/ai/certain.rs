@@ -28,38 +28,37 @@ pub fn certain_move(
     remaining: &[u8],
     weights: &Weights,
 ) -> Option<CertainMove> {
-    let mut free_of: Vec<Vec<usize>> = vec![Vec::new(); remaining.len()];
-    for i in present.iter().filter(|&i| layout.is_free(present, i)) {
-        free_of[kinds[i] as usize].push(i);
-    }
+    let free = layout.free_tiles(present);
+    let mut free_count = [0u8; 256];
+    free.iter().for_each(|i| free_count[kinds[i] as usize] += 1);
+    // The free tiles of kind k, in tile order (at most 4).
+    let free_of = |k: usize| -> Vec<usize> { free.iter().filter(|&i| kinds[i] as usize == k).collect() };
     let found = |rule: u8, a: usize, b: usize| Some(CertainMove { mv: Move::new(a, b), rule, alt: None });
     // 1: a kind with exactly two tiles left, both free. 2: all four tiles of a kind free.
     for (rule, count) in [(1, 2), (2, 4)] {
-        for (k, free) in free_of.iter().enumerate() {
-            if remaining[k] == count && free.len() == count as usize {
-                return found(rule, free[0], free[1]);
-            }
+        if let Some(k) = (0..remaining.len()).find(|&k| remaining[k] == count && free_count[k] == count) {
+            let tiles = free_of(k);
+            return found(rule, tiles[0], tiles[1]);
         }
     }
-    let triples = || free_of.iter().enumerate().filter(|(k, f)| remaining[*k] == 4 && f.len() == 3);
+    let triples = || (0..remaining.len()).filter(|&k| remaining[k] == 4 && free_count[k] == 3).map(|k| (k, free_of(k)));
     // 3: three free, one floating: remove the other two.
-    for (_, free) in triples() {
-        let floating = layout.floating(present);
-        if let Some(f) = free.iter().position(|&t| floating.contains(t)) {
-            let others: Vec<usize> = (0..3).filter(|&i| i != f).map(|i| free[i]).collect();
+    for (_, tiles) in triples() {
+        if let Some(f) = tiles.iter().position(|&t| layout.is_floating(present, t)) {
+            let others: Vec<usize> = (0..3).filter(|&i| i != f).map(|i| tiles[i]).collect();
             return found(3, others[0], others[1]);
         }
     }
     // 4: three free, one directly dominating a (known) tile of its kind: remove it with the
     // partner whose removal scores higher.
-    for (k, free) in triples() {
-        for &x in free {
+    for (k, tiles) in triples() {
+        for &x in &tiles {
             let dominates_own =
                 layout.dominated_by(present, x).iter().any(|y| kinds[y] == k as Kind && kinds[y] != UNKNOWN);
             if dominates_own {
                 let stats = PositionStats::of(layout, present, kinds);
-                let value = |p: usize| action_value(weights, features(layout, present, stats, kinds, Move::new(x, p)));
-                let mut partners = free.iter().copied().filter(|&p| p != x);
+                let value = |p: usize| action_value(weights, features(layout, present, &stats, kinds, Move::new(x, p)));
+                let mut partners = tiles.iter().copied().filter(|&p| p != x);
                 let (p, q) = (partners.next()?, partners.next()?);
                 let (best, other) = if value(q) > value(p) { (q, p) } else { (p, q) };
                 return Some(CertainMove { mv: Move::new(x, best), rule: 4, alt: Some(Move::new(x, other)) });

@@ -8,7 +8,7 @@
 
 use crate::games::shanghai::layout::Layout;
 use crate::games::shanghai::level::Weights;
-use crate::games::shanghai::rules::{Kind, Move, count_moves};
+use crate::games::shanghai::rules::{Kind, Move, UNKNOWN};
 use crate::games::shanghai::tileset::TileSet;
 
 /// The weights used when a layout has no tuned preset.
@@ -30,29 +30,61 @@ impl Weights {
     }
 }
 
-/// What the features need to know about S, computed once per position.
-#[derive(Clone, Copy, Debug)]
+/// What the features need to know about S, computed once per position: its free tiles and
+/// how many of each known kind are free, from which a move's change in legal moves follows
+/// by looking only at the tiles it frees.
+#[derive(Clone, Debug)]
 pub struct PositionStats {
-    pub moves: usize,
-    pub floating: usize,
+    pub free: TileSet,
+    free_of: [u8; 256],
 }
 
 impl PositionStats {
     pub fn of(layout: &Layout, present: &TileSet, kinds: &[Kind]) -> PositionStats {
-        PositionStats { moves: count_moves(layout, present, kinds), floating: layout.floating(present).len() }
+        let free = layout.free_tiles(present);
+        let mut free_of = [0u8; 256];
+        free.iter().filter(|&t| kinds[t] != UNKNOWN).for_each(|t| free_of[kinds[t] as usize] += 1);
+        PositionStats { free, free_of }
+    }
+
+    /// Legal moves after removing the free pair `a`, `b` from `present` minus those before,
+    /// without listing either (tiles of unknown kind pair with none): c free tiles of a kind
+    /// make c(c-1)/2 pairs, so a tile leaving (joining) a kind's c free ones changes the
+    /// count by -(c-1) (+c), and only tiles beside or under the pair can become free.
+    fn moves_change(&self, layout: &Layout, present: &TileSet, kinds: &[Kind], [a, b]: [usize; 2]) -> i32 {
+        debug_assert!(self.free.contains(a) && self.free.contains(b) && kinds[a] != UNKNOWN);
+        let mut after = *present;
+        after.remove(a);
+        after.remove(b);
+        let mut free_of = self.free_of;
+        let mut change = 0;
+        for t in [a, b] {
+            free_of[kinds[t] as usize] -= 1;
+            change -= free_of[kinds[t] as usize] as i32;
+        }
+        let near =
+            [a, b].iter().fold(TileSet::EMPTY, |n, &t| n.or(&layout.below[t]).or(&layout.left[t]).or(&layout.right[t]));
+        for t in near.and(&after).minus(&self.free).iter() {
+            if kinds[t] != UNKNOWN && layout.is_free(&after, t) {
+                change += free_of[kinds[t] as usize] as i32;
+                free_of[kinds[t] as usize] += 1;
+            }
+        }
+        change
     }
 }
 
 /// The five features I-V of move `m` in the position `present` (with `stats` of it).
-pub fn features(layout: &Layout, present: &TileSet, stats: PositionStats, kinds: &[Kind], m: Move) -> [f64; 5] {
+pub fn features(layout: &Layout, present: &TileSet, stats: &PositionStats, kinds: &[Kind], m: Move) -> [f64; 5] {
     let [a, b] = m.tiles();
     let dominated = layout.dominated_by(present, a).or(&layout.dominated_by(present, b)).len();
-    let mut after = *present;
-    after.remove(a);
-    after.remove(b);
-    let moves = count_moves(layout, &after, kinds) as f64 - stats.moves as f64;
+    let mut gone = TileSet::EMPTY;
+    gone.insert(a);
+    gone.insert(b);
+    let after = present.minus(&gone);
+    let moves = stats.moves_change(layout, present, kinds, [a, b]) as f64;
     let upper = -(m.tiles().iter().filter(|&&t| layout.positions[t].z >= 1).count() as f64);
-    let floating = layout.floating(&after).len() as f64 - stats.floating as f64;
+    let floating = layout.floating_change(present, &gone) as f64;
     // Only tiles under a or b can change from unknown to known.
     let under = layout.below[a].or(&layout.below[b]).and(present);
     let revealed =
@@ -64,4 +96,54 @@ pub fn features(layout: &Layout, present: &TileSet, stats: PositionStats, kinds:
 pub fn action_value(weights: &Weights, f: [f64; 5]) -> f64 {
     let x: f64 = weights.as_array().iter().zip(f).map(|(w, f)| w * f).sum();
     (1.0 / (1.0 + (-x).exp())).clamp(1e-9, 1.0 - 1e-9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shanghai::catalog::load;
+    use crate::games::shanghai::generator::{DealSource, deal};
+    use crate::games::shanghai::rules::{Game, legal_moves};
+    use proptest::prelude::*;
+    use rand::Rng;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// The changes in legal moves and floating tiles that features II and IV take from
+        /// the tiles near a move equal those of counting both positions whole, for every
+        /// legal move along random plays, with every kind known and as the player sees them.
+        #[test]
+        fn local_changes_match_whole_counts(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_spider", "fortress72"])) {
+            let layout = load(name).unwrap();
+            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Random, seed, 0).unwrap());
+            let mut rng = crate::lab::rng::game_rng(seed, 2);
+            loop {
+                let present = game.present;
+                let floating = layout.floating(&present);
+                for x in present.iter() {
+                    prop_assert_eq!(layout.is_floating(&present, x), floating.contains(x));
+                }
+                let moves = game.legal_moves();
+                let seen = game.observation().kinds;
+                for kinds in [&game.kinds, &seen] {
+                    let stats = PositionStats::of(&layout, &present, kinds);
+                    let before = legal_moves(&layout, &present, kinds).len() as i32;
+                    for m in legal_moves(&layout, &present, kinds) {
+                        let mut gone = TileSet::EMPTY;
+                        m.tiles().into_iter().for_each(|t| gone.insert(t));
+                        let after = present.minus(&gone);
+                        let moves_after = legal_moves(&layout, &after, kinds).len() as i32;
+                        prop_assert_eq!(stats.moves_change(&layout, &present, kinds, m.tiles()), moves_after - before);
+                        let floating_after = layout.floating(&after).len() as i32;
+                        prop_assert_eq!(layout.floating_change(&present, &gone), floating_after - floating.len() as i32);
+                    }
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+        }
+    }
 }

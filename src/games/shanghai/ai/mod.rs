@@ -232,7 +232,7 @@ fn tie_keys(obs: &Observation, moves: &[Move], params: &PlayerParams, rng: &mut 
             let key = match rule {
                 TieBreak::First => 0.0,
                 TieBreak::Random => rng.random::<f64>(),
-                TieBreak::Value => action_value(&params.weights, features(layout, &obs.present, stats, &obs.kinds, m)),
+                TieBreak::Value => action_value(&params.weights, features(layout, &obs.present, &stats, &obs.kinds, m)),
             };
             (params.dead_ends && !is_guess(obs, &free, m), key)
         })
@@ -344,7 +344,7 @@ mod tests {
                         let obs = game.observation();
                         let stats = PositionStats::of(&layout, &obs.present, &obs.kinds);
                         let value = |m: Move| {
-                            action_value(&params.weights, features(&layout, &obs.present, stats, &obs.kinds, m))
+                            action_value(&params.weights, features(&layout, &obs.present, &stats, &obs.kinds, m))
                         };
                         let expected = match ties {
                             TieBreak::Value => {

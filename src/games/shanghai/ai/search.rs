@@ -120,7 +120,7 @@ impl<'a> Search<'a> {
     /// The value of each of `moves` in the position `present`.
     pub fn root_values(&mut self, present: &TileSet, moves: &[Move]) -> Vec<f64> {
         let stats = PositionStats::of(self.layout, present, self.kinds);
-        moves.iter().map(|&m| self.value(present, stats, m, 1)).collect()
+        moves.iter().map(|&m| self.value(present, &stats, m, 1)).collect()
     }
 
     /// The position after `m` and then every certain move.
@@ -177,7 +177,7 @@ impl<'a> Search<'a> {
     }
 
     /// E(S_d, m).
-    fn value(&mut self, present: &TileSet, stats: PositionStats, m: Move, d: u32) -> f64 {
+    fn value(&mut self, present: &TileSet, stats: &PositionStats, m: Move, d: u32) -> f64 {
         let own = action_value(&self.params.weights, features(self.layout, present, stats, self.kinds, m));
         if d >= self.params.depth && !self.params.terminal_at_depth {
             return own;
@@ -214,12 +214,12 @@ impl<'a> Search<'a> {
     /// max_i E(S_{d+1}, a_i) over the `moves` of `next`.
     fn best_child_value(&mut self, next: TileSet, moves: Vec<Move>, d: u32) -> f64 {
         let stats = PositionStats::of(self.layout, &next, self.kinds);
-        let guesses = if self.params.dead_ends { self.guesses(&next) } else { 0 };
+        let guesses = if self.params.dead_ends { self.guesses(&next, &stats.free) } else { 0 };
         let mut best: f64 = 0.0;
         // Per guessed kind: the sum and number of its pairings' values.
         let mut guessed = [(0.0, 0u32); 64];
         for mi in moves {
-            let v = self.value(&next, stats, mi, d + 1);
+            let v = self.value(&next, &stats, mi, d + 1);
             let k = self.kinds[mi.a as usize] as usize;
             if k < 64 && guesses >> k & 1 == 1 {
                 guessed[k].0 += v;
@@ -237,27 +237,21 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// The kinds (as a bit set) that a player at `present` could only guess how to pair:
-    /// four left, three free, the fourth hidden from view. The sampled world knows where the
-    /// fourth lies and would pick the right pair; the player would not, so the search rates
-    /// such a choice by the mean of its pairings.
-    fn guesses(&self, present: &TileSet) -> u64 {
-        let mut free = [0u8; 64];
-        let mut hidden = [0u8; 64];
+    /// The kinds (as a bit set) that a player at `present` (whose free tiles are `free`) could
+    /// only guess how to pair: four left, three free, the fourth hidden from view. The
+    /// sampled world knows where the fourth lies and would pick the right pair; the player
+    /// would not, so the search rates such a choice by the mean of its pairings.
+    fn guesses(&self, present: &TileSet, free: &TileSet) -> u64 {
         let mut left = [0u8; 64];
-        for t in present.iter() {
-            let k = self.kinds[t] as usize;
-            if k >= 64 {
-                continue;
-            }
-            left[k] += 1;
-            if self.layout.is_free(present, t) {
-                free[k] += 1;
-            } else if !self.layout.is_visible(present, t) {
-                hidden[k] += 1;
-            }
-        }
-        (0..64).filter(|&k| left[k] == 4 && free[k] == 3 && hidden[k] == 1).fold(0, |m, k| m | 1 << k)
+        let mut free_of = [0u8; 64];
+        let kind = |t: usize| self.kinds[t] as usize;
+        present.iter().filter(|&t| kind(t) < 64).for_each(|t| left[kind(t)] += 1);
+        free.iter().filter(|&t| kind(t) < 64).for_each(|t| free_of[kind(t)] += 1);
+        let blocked = present.minus(free);
+        (0..64)
+            .filter(|&k| left[k] == 4 && free_of[k] == 3)
+            .filter(|&k| blocked.iter().any(|t| kind(t) == k && !self.layout.is_visible(present, t)))
+            .fold(0, |m, k| m | 1 << k)
     }
 }
 
@@ -355,7 +349,7 @@ mod tests {
                 let own: Vec<f64> = moves
                     .iter()
                     .map(|&m| {
-                        action_value(&PlayerParams::default().weights, features(&layout, &present, stats, &kinds, m))
+                        action_value(&PlayerParams::default().weights, features(&layout, &present, &stats, &kinds, m))
                     })
                     .collect();
                 for terminal_at_depth in [false, true] {
