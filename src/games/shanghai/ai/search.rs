@@ -88,33 +88,46 @@ impl<'a> Search<'a> {
         if !next.minus(root).is_empty() {
             return false;
         }
-        let mut matched = partner.clone();
-        let mut orphans: Vec<Vec<usize>> = vec![Vec::new(); self.n_kinds];
+        let mut matched = [u16::MAX; 256];
+        matched[..partner.len()].copy_from_slice(partner);
+        // Per kind, the tiles whose partner is gone (at most four; a layout of at most 256
+        // tiles has at most 64 kinds of four, and "not witnessed" is always a safe answer).
+        let mut orphans = [[0usize; 4]; 64];
+        let mut orphaned = [0usize; 64];
         for t in next.iter().filter(|&t| partner[t] == u16::MAX || !next.contains(partner[t] as usize)) {
-            orphans[self.kinds[t] as usize].push(t);
+            let k = self.kinds[t] as usize;
+            if k >= 64 || orphaned[k] == 4 {
+                return false;
+            }
+            orphans[k][orphaned[k]] = t;
+            orphaned[k] += 1;
         }
-        for tiles in orphans.iter().filter(|o| !o.is_empty()) {
-            let Some(pairs) = self.repair_pairs(tiles) else { return false };
-            for (a, b) in pairs {
-                matched[a] = b as u16;
-                matched[b] = a as u16;
+        for (tiles, &n) in orphans.iter().zip(&orphaned).filter(|(_, n)| **n > 0) {
+            if !self.repair(&tiles[..n], &mut matched) {
+                return false;
             }
         }
-        pairs_clear(self.layout, *next, &matched)
+        pairs_clear(self.layout, *next, &matched[..partner.len()])
     }
 
-    /// Pairs for the tiles of one kind that lost their partners (two or four of them): none
-    /// when no pairing keeps every tile off its partner.
-    fn repair_pairs(&self, tiles: &[usize]) -> Option<Vec<(usize, usize)>> {
-        let apart = |a: usize, b: usize| !self.layout.beneath(a).contains(b) && !self.layout.beneath(b).contains(a);
+    /// Pairs in `matched` the tiles of one kind that lost their partners (two or four of them);
+    /// false when no pairing keeps every tile off its partner.
+    fn repair(&self, tiles: &[usize], matched: &mut [u16]) -> bool {
+        let apart = |&(a, b): &(usize, usize)| self.solver.can_pair(a, b);
+        let mut pair = |(a, b): (usize, usize)| {
+            matched[a] = b as u16;
+            matched[b] = a as u16;
+        };
         match *tiles {
-            [a, b] => apart(a, b).then(|| vec![(a, b)]),
-            [a, b, c, d] => [[(a, b), (c, d)], [(a, c), (b, d)], [(a, d), (b, c)]]
-                .into_iter()
-                .find(|p| p.iter().all(|&(x, y)| apart(x, y)))
-                .map(|p| p.to_vec()),
-            _ => None,
+            [a, b] if apart(&(a, b)) => pair((a, b)),
+            [a, b, c, d] => {
+                let pairings = [[(a, b), (c, d)], [(a, c), (b, d)], [(a, d), (b, c)]];
+                let Some(pairs) = pairings.into_iter().find(|p| p.iter().all(apart)) else { return false };
+                pairs.into_iter().for_each(pair);
+            }
+            _ => return false,
         }
+        true
     }
 
     /// The value of each of `moves` in the position `present`.

@@ -321,9 +321,9 @@ impl<'a> Solver<'a> {
     /// has an odd number of tiles left or no admissible pairing.
     fn initial_commits(&self, present: &TileSet) -> Option<Commits> {
         let mut commits = 0;
-        for (k, g) in self.groups.iter().enumerate() {
-            let left: Vec<usize> = g.iter().copied().filter(|&t| present.contains(t)).collect();
-            match left.len() {
+        for k in 0..self.groups.len() {
+            let (left, n) = self.left(present, k);
+            match n {
                 0 => {}
                 2 if self.can_pair(left[0], left[1]) => {}
                 4 if self.admissible[k] != 0 => {
@@ -338,7 +338,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Two tiles can be removed together only if neither lies (transitively) on the other.
-    fn can_pair(&self, a: usize, b: usize) -> bool {
+    pub fn can_pair(&self, a: usize, b: usize) -> bool {
         !self.beneath[a].contains(b) && !self.beneath[b].contains(a)
     }
 
