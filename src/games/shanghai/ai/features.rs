@@ -102,10 +102,9 @@ pub fn action_value(weights: &Weights, f: [f64; 5]) -> f64 {
 mod tests {
     use super::*;
     use crate::games::shanghai::catalog::load;
-    use crate::games::shanghai::generator::{DealSource, deal};
-    use crate::games::shanghai::rules::{Game, legal_moves};
+    use crate::games::shanghai::rules::legal_moves;
+    use crate::games::shanghai::rules::tests::along_random_play;
     use proptest::prelude::*;
-    use rand::Rng;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
@@ -116,15 +115,12 @@ mod tests {
         #[test]
         fn local_changes_match_whole_counts(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_spider", "fortress72"])) {
             let layout = load(name).unwrap();
-            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Random, seed, 0).unwrap());
-            let mut rng = crate::lab::rng::game_rng(seed, 2);
-            loop {
+            along_random_play(&layout, seed, 2, |game| {
                 let present = game.present;
                 let floating = layout.floating(&present);
                 for x in present.iter() {
                     prop_assert_eq!(layout.is_floating(&present, x), floating.contains(x));
                 }
-                let moves = game.legal_moves();
                 let seen = game.observation().kinds;
                 for kinds in [&game.kinds, &seen] {
                     let stats = PositionStats::of(&layout, &present, kinds);
@@ -139,11 +135,8 @@ mod tests {
                         prop_assert_eq!(layout.floating_change(&present, &gone), floating_after - floating.len() as i32);
                     }
                 }
-                if moves.is_empty() {
-                    break;
-                }
-                game.play(moves[rng.random_range(0..moves.len())]).unwrap();
-            }
+                Ok(())
+            })?;
         }
     }
 }

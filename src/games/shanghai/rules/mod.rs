@@ -59,7 +59,7 @@ pub fn legal_moves(layout: &Layout, present: &TileSet, kinds: &[Kind]) -> Vec<Mo
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::games::shanghai::catalog::load;
     use crate::games::shanghai::generator::{DealSource, deal};
@@ -84,6 +84,26 @@ mod tests {
         assert_eq!(all.iter().filter(|&i| !mini.is_visible(&all, i)).count(), 12);
     }
 
+    /// Visits each position of a random play (moves drawn from `stream`) of the random deal
+    /// `seed` of `layout`, the last one included.
+    pub(crate) fn along_random_play(
+        layout: &std::sync::Arc<Layout>,
+        seed: u64,
+        stream: u64,
+        mut visit: impl FnMut(&Game) -> Result<(), TestCaseError>,
+    ) -> Result<(), TestCaseError> {
+        let mut game = Game::new(layout.clone(), deal(layout, DealSource::Random, seed, 0).unwrap());
+        let mut rng = crate::lab::rng::game_rng(seed, stream);
+        loop {
+            visit(&game)?;
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                return Ok(());
+            }
+            game.play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())]).unwrap();
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -92,25 +112,21 @@ mod tests {
         #[test]
         fn free_tiles_match_brute_force(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_spider", "fortress72"])) {
             let layout = load(name).unwrap();
-            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Random, seed, 0).unwrap());
-            let mut rng = crate::lab::rng::game_rng(seed, 1);
-            loop {
+            let mut before: Option<Observation> = None;
+            along_random_play(&layout, seed, 1, |game| {
                 for i in game.present.iter() {
                     prop_assert_eq!(layout.is_free(&game.present, i), free_by_cells(&layout, &game.present, i));
                 }
-                let moves = game.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let before = game.observation();
-                let n = game.present.len();
-                game.play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())]).unwrap();
-                prop_assert_eq!(game.present.len(), n - 2);
                 let after = game.observation();
-                for i in game.present.iter() {
-                    prop_assert!(before.kinds[i] == UNKNOWN || after.kinds[i] == before.kinds[i]);
+                if let Some(before) = &before {
+                    prop_assert_eq!(game.present.len(), before.present.len() - 2);
+                    for i in game.present.iter() {
+                        prop_assert!(before.kinds[i] == UNKNOWN || after.kinds[i] == before.kinds[i]);
+                    }
                 }
-            }
+                before = Some(after);
+                Ok(())
+            })?;
         }
     }
 }
