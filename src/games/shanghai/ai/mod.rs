@@ -107,7 +107,8 @@ pub struct PlayerParams {
     /// Solver nodes per position for `solve_depth` and rule 4; undecided positions are valued
     /// by the search. More nodes prove more moves lost in the sampled world, but not better
     /// play: on 200 full-turtle instances 1,000 nodes solved 166, 300 nodes 176 in one play and
-    /// 346 of 400 in two more (the player's own draws move such a count by about ±5).
+    /// 346 of 400 in two more, 100 nodes 172 in a quarter less time (the player's own draws
+    /// move such a count by about ±5).
     #[serde(default = "default_solve_nodes")]
     pub solve_nodes: u64,
     /// Among equal mean values; `None` (also what old files ran with): [`TieBreak::Value`]
