@@ -356,6 +356,16 @@ fn suit_of(card: Card) -> (char, Color) {
     }
 }
 
+/// Labels on the felt.
+const LABEL: Color = Color::srgb(0.85, 0.9, 0.85);
+/// Board units above the first row of cards (for the foundations' labels).
+const HEAD: f32 = 36.0;
+/// Board units from the top to the first card of each stack.
+const STACK_TOP: f32 = HEAD + CARD_H + 80.0;
+/// Column of the drawn card and of the first foundation and stack.
+const DRAWN_COL: f32 = 1.1;
+const FIRST_COL: f32 = 2.4;
+
 fn redraw_board(
     mut commands: Commands,
     mut game: ResMut<CalcGame>,
@@ -365,205 +375,222 @@ fn redraw_board(
     if !clear_for_redraw(&mut commands, &mut game.redraw, &area, &pieces) {
         return;
     }
-    let game = &mut *game;
-    let s_count = game.game.stacks.len();
-    let deepest = game.game.stacks.iter().map(Vec::len).max().unwrap_or(0).max(10);
-    let cols = 2.4 + FOUNDATIONS.max(s_count) as f32;
-    let head = 36.0;
-    let content = Vec2::new(cols * COL, head + CARD_H * 2.0 + 110.0 + deepest as f32 * FAN + 30.0);
-    let scale = area.fit_scale(content).min(1.5);
-    let top_left = area.center + Vec2::new(-content.x, content.y) * scale / 2.0;
-    // Centre of a card in column `col` (0-based, may be fractional) at `y` below the top.
-    let at = |col: f32, y: f32, z: f32| {
-        Vec3::new(top_left.x + (col * COL + COL / 2.0) * scale, top_left.y - (y + CARD_H / 2.0) * scale, z)
-    };
-    // A point (for text) in column `col` at `y` below the top.
-    let pt = |col: f32, y: f32| Vec3::new(top_left.x + (col * COL + COL / 2.0) * scale, top_left.y - y * scale, 3.0);
-    let mut hits = Vec::new();
-    let rect_at = |c: Vec3, h: f32| Rect::from_center_size(c.truncate(), Vec2::new(CARD_W, h) * scale);
-    let legal = game.game.legal_targets();
-    let drawn = game.game.current();
-    let estimates: Vec<Choice> = match &game.estimates {
-        Some((i, e)) if game.settings.show_estimates && *i == game.game.drawn_count() => e.clone(),
-        _ => Vec::new(),
-    };
-    let best = estimates.iter().map(|c| c.estimate).fold(f64::NEG_INFINITY, f64::max);
-    let human = !game.settings.ai_plays;
-    let label_color = Color::srgb(0.85, 0.9, 0.85);
-    let small = 14.0 * scale.max(0.6);
-
-    // Background felt.
+    let painter = Painter::new(&game, &area);
     spawn_rect(&mut commands, area.center.extend(-1.0), area.size, TABLE_GREEN);
-
-    // Stock and drawn card.
-    let stock_pos = at(0.0, head, 1.0);
-    let left = DECK - game.game.drawn_count();
-    if left > 1 {
-        spawn_card_back(&mut commands, stock_pos, scale);
-    } else {
-        spawn_rect(&mut commands, stock_pos, Vec2::new(CARD_W, CARD_H) * scale, SLOT);
-    }
-    spawn_text(
-        &mut commands,
-        BoardPiece,
-        format!("stock {}", left.saturating_sub(1)),
-        pt(0.0, head + CARD_H + 14.0),
-        small,
-        label_color,
-    );
-    let drawn_pos = at(1.1, head, 1.0);
-    match drawn {
-        Some(card) => {
-            if human && game.selection == Selection::Drawn {
-                spawn_rect(
-                    &mut commands,
-                    drawn_pos - Vec3::Z * 0.5,
-                    Vec2::new(CARD_W + 8.0, CARD_H + 8.0) * scale,
-                    PICKED,
-                );
-            }
-            spawn_card(&mut commands, card, drawn_pos, scale, None);
-            spawn_text(&mut commands, BoardPiece, "drawn".into(), pt(1.1, head + CARD_H + 14.0), small, label_color);
-        }
-        None => {
-            spawn_rect(&mut commands, drawn_pos, Vec2::new(CARD_W, CARD_H) * scale, SLOT);
-        }
-    }
-
-    let is_legal_spot = |spot: Spot| -> bool {
-        match game.selection {
-            Selection::Drawn => match spot {
-                Spot::Foundation(f) => legal.contains(&Target::Foundation(f)),
-                Spot::Stack(s) => legal.contains(&Target::Stack(s)),
-            },
-            Selection::Stack(s) => match spot {
-                Spot::Foundation(f) => game.game.can_move(s, f),
-                Spot::Stack(_) => false,
-            },
-        }
-    };
-    let estimate_of = |t: Target| estimates.iter().find(|c| c.target == t).map(|c| c.estimate);
-    let mut anim_to = None;
-
-    // Foundations.
-    for f in 0..FOUNDATIONS {
-        let pos = at(2.4 + f as f32, head, 1.0);
-        let spot = Spot::Foundation(f as u8);
-        hits.push((rect_at(pos, CARD_H), spot));
-        if human && is_legal_spot(spot) {
-            spawn_rect(&mut commands, pos - Vec3::Z * 0.5, Vec2::new(CARD_W + 8.0, CARD_H + 8.0) * scale, LEGAL);
-        }
-        let h = game.game.foundations[f];
-        if h == 0 {
-            spawn_rect(&mut commands, pos, Vec2::new(CARD_W, CARD_H) * scale, SLOT);
-            spawn_text(&mut commands, BoardPiece, format!("+{}", f + 1), pos + Vec3::Z, 26.0 * scale, label_color);
-        } else {
-            let rank = target_rank(f, h);
-            let e = spawn_card(&mut commands, Card { rank, id: f as u8 }, pos, scale, Some(FACE));
-            if game.animate == Some(Target::Foundation(f as u8)) {
-                anim_to = Some((e, pos));
-            }
-        }
-        let need = next_rank(f, h).map_or("done".to_string(), |r| format!("->{}", rank_char(r)));
-        spawn_text(
-            &mut commands,
-            BoardPiece,
-            format!("{need}  {h}/{FULL}"),
-            pt(2.4 + f as f32, head - 14.0),
-            small * 0.9,
-            label_color,
-        );
-        if let Some(v) = estimate_of(Target::Foundation(f as u8)) {
-            let c = if v >= best { PICKED } else { label_color };
-            spawn_text(
-                &mut commands,
-                BoardPiece,
-                format!("{v:.2e}"),
-                pt(2.4 + f as f32, head + CARD_H + 14.0),
-                small,
-                c,
-            );
-        }
-    }
-
-    // Stacks.
-    let stack_top = head + CARD_H + 80.0;
-    for (s, stack) in game.game.stacks.iter().enumerate() {
-        let col = 2.4 + s as f32;
-        let spot = Spot::Stack(s as u8);
-        let base = at(col, stack_top, 1.0);
-        let height = CARD_H + stack.len().saturating_sub(1) as f32 * FAN;
-        let rect_center = at(col, stack_top + (height - CARD_H) / 2.0, 0.0);
-        hits.push((rect_at(rect_center, height), spot));
-        let highlight = if human && game.selection == Selection::Stack(s as u8) {
-            Some(PICKED)
-        } else if human && is_legal_spot(spot) {
-            Some(LEGAL)
-        } else {
-            None
-        };
-        if let Some(c) = highlight {
-            spawn_rect(&mut commands, rect_center.with_z(0.5), Vec2::new(CARD_W + 8.0, height + 8.0) * scale, c);
-        }
-        spawn_rect(&mut commands, base.with_z(0.6), Vec2::new(CARD_W, CARD_H) * scale, SLOT);
-        spawn_text(&mut commands, BoardPiece, format!("stack {s}"), pt(col, stack_top - 14.0), small, label_color);
-        if let Some(v) = estimate_of(Target::Stack(s as u8)) {
-            let c = if v >= best { PICKED } else { label_color };
-            spawn_text(&mut commands, BoardPiece, format!("{v:.2e}"), pt(col, stack_top - 32.0), small, c);
-        }
-        for (k, &card) in stack.iter().enumerate() {
-            let pos = at(col, stack_top + k as f32 * FAN, 1.0 + k as f32 * 0.01);
-            let e = spawn_card(&mut commands, card, pos, scale, None);
-            if k + 1 == stack.len() && game.animate == Some(Target::Stack(s as u8)) {
-                anim_to = Some((e, pos));
-            }
-            if let Some(f) = game.planner.label(card).filter(|_| game.settings.ai_plays) {
-                spawn_text(
-                    &mut commands,
-                    BoardPiece,
-                    format!("-{f}"),
-                    pos + Vec3::new(CARD_W * 0.28 * scale, (CARD_H / 2.0 - 12.0) * scale, 0.005),
-                    11.0 * scale.max(0.6),
-                    Color::srgb(0.2, 0.4, 0.7),
-                );
-            }
-        }
-    }
-    if let Some((e, to)) = anim_to {
+    let drawn_at = painter.draw_stock(&mut commands);
+    let mut hits = Vec::new();
+    let foundation = painter.draw_foundations(&mut commands, &mut hits);
+    let stack = painter.draw_stacks(&mut commands, &mut hits);
+    if let Some((e, to)) = foundation.or(stack) {
         let duration = (0.8 / game.settings.speed.max(0.1)).min(0.5);
-        let from = drawn_pos.with_z(to.z + 5.0);
+        let from = drawn_at.with_z(to.z + 5.0);
         commands.entity(e).insert((Tween { from, to, elapsed: 0.0, duration }, Transform::from_translation(from)));
     }
+    painter.draw_status(&mut commands, area.center.x);
     game.animate = None;
-
-    // Status line.
-    let status = if game.game.is_won() {
-        "WIN".to_string()
-    } else if game.game.is_over() {
-        "game over (LOSS)".to_string()
-    } else if let Some(m) = &game.message {
-        m.clone()
-    } else if human {
-        match game.selection {
-            Selection::Drawn if drawn.is_some() => {
-                "click a green target; right-click a stack to pick up its top".into()
-            }
-            Selection::Drawn => "stock empty: click a stack, then a foundation".into(),
-            Selection::Stack(s) => format!("stack {s} top picked up: click a foundation (Esc to drop)"),
-        }
-    } else {
-        String::new()
-    };
-    let bottom = stack_top + CARD_H + deepest as f32 * FAN;
-    spawn_text(
-        &mut commands,
-        BoardPiece,
-        status,
-        Vec3::new(area.center.x, top_left.y - bottom * scale, 3.0),
-        14.0 * scale.max(0.7),
-        PICKED,
-    );
     game.hits = hits;
+}
+
+/// One redraw of the board: where things go (board units, columns of `COL` and y down from
+/// the top, scaled to fit the board area) and what the highlights and estimates show.
+struct Painter<'g> {
+    game: &'g CalcGame,
+    top_left: Vec2,
+    scale: f32,
+    /// The deepest stack drawn room for (at least 10 cards).
+    deepest: usize,
+    legal: Vec<Target>,
+    /// The planner's estimates for the current card, when shown.
+    estimates: &'g [Choice],
+    best: f64,
+    human: bool,
+    /// Size of the labels.
+    small: f32,
+}
+
+impl<'g> Painter<'g> {
+    fn new(game: &'g CalcGame, area: &BoardArea) -> Painter<'g> {
+        let deepest = game.game.stacks.iter().map(Vec::len).max().unwrap_or(0).max(10);
+        let cols = FIRST_COL + FOUNDATIONS.max(game.game.stacks.len()) as f32;
+        let content = Vec2::new(cols * COL, HEAD + CARD_H * 2.0 + 110.0 + deepest as f32 * FAN + 30.0);
+        let scale = area.fit_scale(content).min(1.5);
+        let estimates: &[Choice] = match &game.estimates {
+            Some((i, e)) if game.settings.show_estimates && *i == game.game.drawn_count() => e,
+            _ => &[],
+        };
+        Painter {
+            game,
+            top_left: area.center + Vec2::new(-content.x, content.y) * scale / 2.0,
+            scale,
+            deepest,
+            legal: game.game.legal_targets(),
+            estimates,
+            best: estimates.iter().map(|c| c.estimate).fold(f64::NEG_INFINITY, f64::max),
+            human: !game.settings.ai_plays,
+            small: 14.0 * scale.max(0.6),
+        }
+    }
+
+    /// Centre of a card in column `col` (may be fractional) at `y` below the top.
+    fn card_at(&self, col: f32, y: f32, z: f32) -> Vec3 {
+        let x = self.top_left.x + (col * COL + COL / 2.0) * self.scale;
+        Vec3::new(x, self.top_left.y - (y + CARD_H / 2.0) * self.scale, z)
+    }
+
+    /// A point for a text in column `col` at `y` below the top.
+    fn text_at(&self, col: f32, y: f32) -> Vec3 {
+        Vec3::new(self.top_left.x + (col * COL + COL / 2.0) * self.scale, self.top_left.y - y * self.scale, 3.0)
+    }
+
+    fn label(&self, commands: &mut Commands, text: String, col: f32, y: f32, size: f32, color: Color) {
+        spawn_text(commands, BoardPiece, text, self.text_at(col, y), size, color);
+    }
+
+    /// An empty place for a card.
+    fn slot(&self, commands: &mut Commands, at: Vec3) {
+        spawn_rect(commands, at, Vec2::new(CARD_W, CARD_H) * self.scale, SLOT);
+    }
+
+    /// A frame of `color` behind a card area `height` high centred at `at`.
+    fn frame(&self, commands: &mut Commands, at: Vec3, height: f32, color: Color) {
+        spawn_rect(commands, at, Vec2::new(CARD_W + 8.0, height + 8.0) * self.scale, color);
+    }
+
+    /// The clickable area of a card area `height` high centred at `at`.
+    fn hit_rect(&self, at: Vec3, height: f32) -> Rect {
+        Rect::from_center_size(at.truncate(), Vec2::new(CARD_W, height) * self.scale)
+    }
+
+    /// Whether the human's picked-up card may go to `spot`.
+    fn is_legal_spot(&self, spot: Spot) -> bool {
+        match (self.game.selection, spot) {
+            (Selection::Drawn, Spot::Foundation(f)) => self.legal.contains(&Target::Foundation(f)),
+            (Selection::Drawn, Spot::Stack(s)) => self.legal.contains(&Target::Stack(s)),
+            (Selection::Stack(s), Spot::Foundation(f)) => self.game.game.can_move(s, f),
+            (Selection::Stack(_), Spot::Stack(_)) => false,
+        }
+    }
+
+    /// The planner's estimate for `target` at `y` in column `col`, the best one highlighted.
+    fn estimate(&self, commands: &mut Commands, target: Target, col: f32, y: f32) {
+        if let Some(v) = self.estimates.iter().find(|c| c.target == target).map(|c| c.estimate) {
+            let color = if v >= self.best { PICKED } else { LABEL };
+            self.label(commands, format!("{v:.2e}"), col, y, self.small, color);
+        }
+    }
+
+    /// The stock and the drawn card; returns where the drawn card lies (tweens start there).
+    fn draw_stock(&self, commands: &mut Commands) -> Vec3 {
+        let stock_at = self.card_at(0.0, HEAD, 1.0);
+        let left = DECK - self.game.game.drawn_count();
+        if left > 1 {
+            spawn_card_back(commands, stock_at, self.scale);
+        } else {
+            self.slot(commands, stock_at);
+        }
+        let below = HEAD + CARD_H + 14.0;
+        self.label(commands, format!("stock {}", left.saturating_sub(1)), 0.0, below, self.small, LABEL);
+        let drawn_at = self.card_at(DRAWN_COL, HEAD, 1.0);
+        match self.game.game.current() {
+            Some(card) => {
+                if self.human && self.game.selection == Selection::Drawn {
+                    self.frame(commands, drawn_at - Vec3::Z * 0.5, CARD_H, PICKED);
+                }
+                spawn_card(commands, card, drawn_at, self.scale, None);
+                self.label(commands, "drawn".into(), DRAWN_COL, below, self.small, LABEL);
+            }
+            None => self.slot(commands, drawn_at),
+        }
+        drawn_at
+    }
+
+    /// The four foundations with what each needs next; returns the card to animate, if the
+    /// last move went to a foundation.
+    fn draw_foundations(&self, commands: &mut Commands, hits: &mut Vec<(Rect, Spot)>) -> Option<(Entity, Vec3)> {
+        let mut animated = None;
+        for f in 0..FOUNDATIONS {
+            let col = FIRST_COL + f as f32;
+            let at = self.card_at(col, HEAD, 1.0);
+            let spot = Spot::Foundation(f as u8);
+            hits.push((self.hit_rect(at, CARD_H), spot));
+            if self.human && self.is_legal_spot(spot) {
+                self.frame(commands, at - Vec3::Z * 0.5, CARD_H, LEGAL);
+            }
+            let h = self.game.game.foundations[f];
+            if h == 0 {
+                self.slot(commands, at);
+                spawn_text(commands, BoardPiece, format!("+{}", f + 1), at + Vec3::Z, 26.0 * self.scale, LABEL);
+            } else {
+                let card = Card { rank: target_rank(f, h), id: f as u8 };
+                let e = spawn_card(commands, card, at, self.scale, Some(FACE));
+                if self.game.animate == Some(Target::Foundation(f as u8)) {
+                    animated = Some((e, at));
+                }
+            }
+            let need = next_rank(f, h).map_or("done".to_string(), |r| format!("->{}", rank_char(r)));
+            self.label(commands, format!("{need}  {h}/{FULL}"), col, HEAD - 14.0, self.small * 0.9, LABEL);
+            self.estimate(commands, Target::Foundation(f as u8), col, HEAD + CARD_H + 14.0);
+        }
+        animated
+    }
+
+    /// The waste stacks, fanned, with the planner's labels on the cards it plans to move;
+    /// returns the card to animate, if the last move went to a stack.
+    fn draw_stacks(&self, commands: &mut Commands, hits: &mut Vec<(Rect, Spot)>) -> Option<(Entity, Vec3)> {
+        let mut animated = None;
+        for (s, stack) in self.game.game.stacks.iter().enumerate() {
+            let col = FIRST_COL + s as f32;
+            let spot = Spot::Stack(s as u8);
+            let height = CARD_H + stack.len().saturating_sub(1) as f32 * FAN;
+            let center = self.card_at(col, STACK_TOP + (height - CARD_H) / 2.0, 0.0);
+            hits.push((self.hit_rect(center, height), spot));
+            let picked = self.human && self.game.selection == Selection::Stack(s as u8);
+            if picked || (self.human && self.is_legal_spot(spot)) {
+                self.frame(commands, center.with_z(0.5), height, if picked { PICKED } else { LEGAL });
+            }
+            self.slot(commands, self.card_at(col, STACK_TOP, 0.6));
+            self.label(commands, format!("stack {s}"), col, STACK_TOP - 14.0, self.small, LABEL);
+            self.estimate(commands, Target::Stack(s as u8), col, STACK_TOP - 32.0);
+            for (k, &card) in stack.iter().enumerate() {
+                let at = self.card_at(col, STACK_TOP + k as f32 * FAN, 1.0 + k as f32 * 0.01);
+                let e = spawn_card(commands, card, at, self.scale, None);
+                if k + 1 == stack.len() && self.game.animate == Some(Target::Stack(s as u8)) {
+                    animated = Some((e, at));
+                }
+                if let Some(f) = self.game.planner.label(card).filter(|_| self.game.settings.ai_plays) {
+                    let corner = Vec3::new(CARD_W * 0.28 * self.scale, (CARD_H / 2.0 - 12.0) * self.scale, 0.005);
+                    let size = 11.0 * self.scale.max(0.6);
+                    spawn_text(commands, BoardPiece, format!("-{f}"), at + corner, size, Color::srgb(0.2, 0.4, 0.7));
+                }
+            }
+        }
+        animated
+    }
+
+    /// The result, the last message or what the human can do next, under the stacks.
+    fn draw_status(&self, commands: &mut Commands, center_x: f32) {
+        let game = &self.game.game;
+        let status = if game.is_won() {
+            "WIN".to_string()
+        } else if game.is_over() {
+            "game over (LOSS)".to_string()
+        } else if let Some(m) = &self.game.message {
+            m.clone()
+        } else if self.human {
+            match self.game.selection {
+                Selection::Drawn if game.current().is_some() => {
+                    "click a green target; right-click a stack to pick up its top".into()
+                }
+                Selection::Drawn => "stock empty: click a stack, then a foundation".into(),
+                Selection::Stack(s) => format!("stack {s} top picked up: click a foundation (Esc to drop)"),
+            }
+        } else {
+            String::new()
+        };
+        let bottom = STACK_TOP + CARD_H + self.deepest as f32 * FAN;
+        let at = Vec3::new(center_x, self.top_left.y - bottom * self.scale, 3.0);
+        spawn_text(commands, BoardPiece, status, at, 14.0 * self.scale.max(0.7), PICKED);
+    }
 }
 
 fn spawn_rect(commands: &mut Commands, at: Vec3, size: Vec2, color: Color) {
@@ -622,103 +649,11 @@ fn calc_panel(mut contexts: EguiContexts, mut game: ResMut<CalcGame>, mut next: 
     let ctx = contexts.ctx_mut()?;
     let game = &mut *game;
     side_panel(ctx, Screen::Calculation, &mut next, |ui| {
-        let s = &mut game.settings;
-        ui.horizontal(|ui| {
-            ui.label("stacks");
-            ui.radio_value(&mut s.stacks, 3, "3");
-            ui.radio_value(&mut s.stacks, 4, "4");
-        });
-        ui.horizontal(|ui| {
-            ui.label("seed");
-            ui.add(egui::DragValue::new(&mut s.seed));
-            ui.label("deal");
-            ui.add(egui::DragValue::new(&mut s.deal));
-        });
-        ui.horizontal(|ui| {
-            if ui.button("New game").clicked() {
-                let settings = game.settings.clone();
-                game.job.cancel();
-                game.est_job.cancel();
-                *game = CalcGame::new(settings);
-            }
-            if ui.button("Next deal").clicked() {
-                let mut settings = game.settings.clone();
-                settings.deal += 1;
-                game.job.cancel();
-                game.est_job.cancel();
-                *game = CalcGame::new(settings);
-            }
-        });
+        deal_ui(ui, game);
         ui.separator();
-        let was_ai = game.settings.ai_plays;
-        ui.horizontal(|ui| {
-            ui.label("player");
-            ui.radio_value(&mut game.settings.ai_plays, false, "human");
-            ui.radio_value(&mut game.settings.ai_plays, true, "AI (planner)");
-        });
-        if was_ai != game.settings.ai_plays {
-            game.job.cancel();
-            game.pending = None;
-            game.selection = Selection::Drawn;
-            game.redraw = true;
-        }
-        ui.horizontal(|ui| {
-            ui.checkbox(&mut game.settings.paused, "pause");
-            if ui.button("step").clicked() {
-                game.step_once = true;
-            }
-        });
-        ui.add(egui::Slider::new(&mut game.settings.speed, 0.5..=30.0).text("moves / s").logarithmic(true));
-        if ui.checkbox(&mut game.settings.show_estimates, "show estimates").changed() {
-            game.redraw = true;
-        }
+        playback_ui(ui, game);
         ui.separator();
-        ui.label(egui::RichText::new("planner (next decision)").strong());
-        let p = &mut game.settings.params;
-        ui.add(egui::Slider::new(&mut p.plans, 1..=400).text("plans L").logarithmic(true));
-        ui.horizontal(|ui| {
-            ui.label("lookahead");
-            ui.radio_value(&mut p.lookahead, 0, "0");
-            ui.radio_value(&mut p.lookahead, 1, "1");
-        });
-        ui.add(egui::Slider::new(&mut p.pair_limit, 0..=24).text("pair limit"));
-        ui.add_enabled_ui(p.lookahead == 1, |ui| {
-            ui.add(egui::Slider::new(&mut p.lookahead_plans, 0..=400).text("lookahead plans"))
-                .on_hover_text("replies scored with the best M plans of each option (0 = all, the paper)");
-            ui.add(egui::Slider::new(&mut p.lookahead_ratio, 0.0..=1.0).text("lookahead ratio"))
-                .on_hover_text("look ahead only for options within this ratio of the best (0 = all, the paper)");
-        });
-        if game.planner.params != game.settings.params {
-            game.planner.params = game.settings.params.clone();
-            game.estimates = None;
-        }
-        ui.label(format!("plans kept: {}", game.planner.plan_count()));
-        ui.label("AI decision:");
-        game.job.status_ui(ui);
-        if game.settings.show_estimates {
-            ui.label("estimates:");
-            game.est_job.status_ui(ui);
-            if let Some((i, choices)) = &game.estimates
-                && *i == game.game.drawn_count()
-            {
-                for c in choices {
-                    let name = match c.target {
-                        Target::Foundation(f) => format!("foundation {f}"),
-                        Target::Stack(s) => format!("stack {s}"),
-                    };
-                    ui.monospace(format!("{name:<13} {:.3e}", c.estimate));
-                }
-                ui.small("stack-game estimates (a scale for comparing options, not a win chance)");
-            }
-        }
-        if matches!(game.job.status(), super::ai_task::AiStatus::Failed(_)) && ui.button("retry AI").clicked() {
-            game.job.clear_failure();
-        }
-        if matches!(game.est_job.status(), super::ai_task::AiStatus::Failed(_))
-            && ui.button("retry estimates").clicked()
-        {
-            game.est_job.clear_failure();
-        }
+        planner_ui(ui, game);
         ui.separator();
         let played: u32 = game.game.foundations.iter().map(|&h| h as u32).sum();
         ui.label(format!("drawn {}/52, on foundations {played}/52", game.game.drawn_count()));
@@ -728,6 +663,108 @@ fn calc_panel(mut contexts: EguiContexts, mut game: ResMut<CalcGame>, mut next: 
         }
     });
     Ok(())
+}
+
+/// Stacks, seed and deal, and the buttons that start a game with them.
+fn deal_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
+    let s = &mut game.settings;
+    ui.horizontal(|ui| {
+        ui.label("stacks");
+        ui.radio_value(&mut s.stacks, 3, "3");
+        ui.radio_value(&mut s.stacks, 4, "4");
+    });
+    ui.horizontal(|ui| {
+        ui.label("seed");
+        ui.add(egui::DragValue::new(&mut s.seed));
+        ui.label("deal");
+        ui.add(egui::DragValue::new(&mut s.deal));
+    });
+    ui.horizontal(|ui| {
+        let mut settings = game.settings.clone();
+        let new_game = ui.button("New game").clicked();
+        if ui.button("Next deal").clicked() {
+            settings.deal += 1;
+        }
+        if new_game || settings.deal != game.settings.deal {
+            game.job.cancel();
+            game.est_job.cancel();
+            *game = CalcGame::new(settings);
+        }
+    });
+}
+
+/// Who plays, the AI's pace and whether the planner's estimates show.
+fn playback_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
+    let was_ai = game.settings.ai_plays;
+    ui.horizontal(|ui| {
+        ui.label("player");
+        ui.radio_value(&mut game.settings.ai_plays, false, "human");
+        ui.radio_value(&mut game.settings.ai_plays, true, "AI (planner)");
+    });
+    if was_ai != game.settings.ai_plays {
+        game.job.cancel();
+        game.pending = None;
+        game.selection = Selection::Drawn;
+        game.redraw = true;
+    }
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut game.settings.paused, "pause");
+        if ui.button("step").clicked() {
+            game.step_once = true;
+        }
+    });
+    ui.add(egui::Slider::new(&mut game.settings.speed, 0.5..=30.0).text("moves / s").logarithmic(true));
+    if ui.checkbox(&mut game.settings.show_estimates, "show estimates").changed() {
+        game.redraw = true;
+    }
+}
+
+/// The planner's parameters (live, for its next decision), its jobs and its estimates.
+fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
+    ui.label(egui::RichText::new("planner (next decision)").strong());
+    let p = &mut game.settings.params;
+    ui.add(egui::Slider::new(&mut p.plans, 1..=400).text("plans L").logarithmic(true));
+    ui.horizontal(|ui| {
+        ui.label("lookahead");
+        ui.radio_value(&mut p.lookahead, 0, "0");
+        ui.radio_value(&mut p.lookahead, 1, "1");
+    });
+    ui.add(egui::Slider::new(&mut p.pair_limit, 0..=24).text("pair limit"));
+    ui.add_enabled_ui(p.lookahead == 1, |ui| {
+        ui.add(egui::Slider::new(&mut p.lookahead_plans, 0..=400).text("lookahead plans"))
+            .on_hover_text("replies scored with the best M plans of each option (0 = all, the paper)");
+        ui.add(egui::Slider::new(&mut p.lookahead_ratio, 0.0..=1.0).text("lookahead ratio"))
+            .on_hover_text("look ahead only for options within this ratio of the best (0 = all, the paper)");
+    });
+    if game.planner.params != game.settings.params {
+        game.planner.params = game.settings.params.clone();
+        game.estimates = None;
+    }
+    ui.label(format!("plans kept: {}", game.planner.plan_count()));
+    ui.label("AI decision:");
+    game.job.status_ui(ui);
+    if game.settings.show_estimates {
+        ui.label("estimates:");
+        game.est_job.status_ui(ui);
+        if let Some((i, choices)) = &game.estimates
+            && *i == game.game.drawn_count()
+        {
+            for c in choices {
+                let name = match c.target {
+                    Target::Foundation(f) => format!("foundation {f}"),
+                    Target::Stack(s) => format!("stack {s}"),
+                };
+                ui.monospace(format!("{name:<13} {:.3e}", c.estimate));
+            }
+            ui.small("stack-game estimates (a scale for comparing options, not a win chance)");
+        }
+    }
+    if matches!(game.job.status(), super::ai_task::AiStatus::Failed(_)) && ui.button("retry AI").clicked() {
+        game.job.clear_failure();
+    }
+    if matches!(game.est_job.status(), super::ai_task::AiStatus::Failed(_)) && ui.button("retry estimates").clicked() {
+        game.est_job.clear_failure();
+    }
 }
 
 /// Success rate with 3 and 4 stacks, lookahead 0 and 1, one bar per configuration.

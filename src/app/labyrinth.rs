@@ -75,6 +75,14 @@ struct Settings {
     params: Params,
 }
 
+/// The board after the human's chosen insertion, and where the pieces then stand.
+type Preview = Option<(Board, Vec<Cell>)>;
+
+/// Size of the labels beside the board.
+fn label_size(unit: f32) -> f32 {
+    (unit * 0.24).max(9.0)
+}
+
 /// A turn being shown: the slide of the line, then the walk of the mover.
 struct Anim {
     before: Board,
@@ -168,7 +176,7 @@ impl LabyrinthGame {
     }
 
     /// The board after the human's pending insertion, the pieces pushed along.
-    fn preview(&self) -> Option<(Board, Vec<Cell>)> {
+    fn preview(&self) -> Preview {
         let ins = self.pending.filter(|_| self.human_to_move())?;
         let mut board = self.state.board.clone();
         board.insert(ins, self.rotation);
@@ -535,36 +543,30 @@ impl Drawer<'_, '_, '_> {
     }
 
     fn draw(&mut self, game: &LabyrinthGame) {
-        let l = self.layout;
-        let u = l.unit;
         let state = &game.state;
-        let n = state.players().len();
         let human = game.human_to_move();
         let target = if human { state.players()[state.current].current_card() } else { None };
         // Board frame.
-        self.rect(l.at(3.0, 3.0), Vec2::splat(u * 7.2), 0.0, Color::srgb(0.20, 0.16, 0.13));
-        let speed = game.settings.speed.max(0.1);
+        self.rect(self.layout.at(3.0, 3.0), Vec2::splat(self.layout.unit * 7.2), 0.0, Color::srgb(0.20, 0.16, 0.13));
         let preview = game.preview();
-        // The board shown and where each piece stands.
+        let pieces = self.board_and_pieces(game, &preview, target);
+        self.pieces(game, &pieces, human);
+        self.arrows(game, human);
+        self.spare(game, &preview, human, target);
+        self.sidebar(game, human, target);
+    }
+
+    /// The board as shown now (sliding, walking, previewed or still); returns where each
+    /// player's piece stands on it.
+    fn board_and_pieces(&mut self, game: &LabyrinthGame, preview: &Preview, target: Option<u8>) -> Vec<Vec2> {
+        let l = self.layout;
+        let state = &game.state;
         let mut pieces: Vec<Vec2> = state.players().iter().map(|p| cell_pos(&l, p.pos)).collect();
         if let Some(anim) = &game.anim {
+            let speed = game.settings.speed.max(0.1);
             let slide = anim.slide_secs(speed);
             if anim.elapsed < slide {
-                let t = smooth(anim.elapsed / slide);
-                let line = anim.insertion.line();
-                let dir = cell_pos(&l, line[1]) - cell_pos(&l, line[0]);
-                for c in 0..49u8 {
-                    let mut at = cell_pos(&l, c);
-                    if line.contains(&c) {
-                        at += dir * t;
-                    }
-                    self.tile(anim.before.tile(c), at, is_fixed(c), false, None);
-                }
-                let incoming = cell_pos(&l, line[0]) - dir * (1.0 - t);
-                self.tile(anim.before.spare.rotated(anim.rotation), incoming, false, false, None);
-                for (i, p) in anim.before_pos.iter().enumerate() {
-                    pieces[i] = cell_pos(&l, *p) + if line.contains(p) { dir * t } else { Vec2::ZERO };
-                }
+                self.sliding(anim, smooth(anim.elapsed / slide), &mut pieces);
             } else {
                 self.board(&state.board, 0, None);
                 for (i, p) in anim.before_pos.iter().enumerate() {
@@ -576,7 +578,7 @@ impl Drawer<'_, '_, '_> {
                 let f = (steps - k as f32).clamp(0.0, 1.0);
                 pieces[anim.mover] = cell_pos(&l, anim.path[k]).lerp(cell_pos(&l, anim.path[next]), f);
             }
-        } else if let Some((board, pos)) = &preview {
+        } else if let Some((board, pos)) = preview {
             let reach = board.maze().reach_from(pos[state.current]);
             self.board(board, reach, target);
             for (i, p) in pos.iter().enumerate() {
@@ -585,7 +587,30 @@ impl Drawer<'_, '_, '_> {
         } else {
             self.board(&state.board, 0, target);
         }
-        // Homes and pieces.
+        pieces
+    }
+
+    /// The board before the insertion with the pushed line moved a share `t` of a cell, the
+    /// spare sliding in and the pieces on that line carried along.
+    fn sliding(&mut self, anim: &Anim, t: f32, pieces: &mut [Vec2]) {
+        let l = self.layout;
+        let line = anim.insertion.line();
+        let dir = cell_pos(&l, line[1]) - cell_pos(&l, line[0]);
+        for c in 0..49u8 {
+            let shift = if line.contains(&c) { dir * t } else { Vec2::ZERO };
+            self.tile(anim.before.tile(c), cell_pos(&l, c) + shift, is_fixed(c), false, None);
+        }
+        let incoming = cell_pos(&l, line[0]) - dir * (1.0 - t);
+        self.tile(anim.before.spare.rotated(anim.rotation), incoming, false, false, None);
+        for (i, p) in anim.before_pos.iter().enumerate() {
+            pieces[i] = cell_pos(&l, *p) + if line.contains(p) { dir * t } else { Vec2::ZERO };
+        }
+    }
+
+    /// Homes, and the numbered pieces at `pieces` (offset so that pieces on one cell all show).
+    fn pieces(&mut self, game: &LabyrinthGame, pieces: &[Vec2], human: bool) {
+        let (l, u) = (self.layout, self.layout.unit);
+        let state = &game.state;
         for (i, p) in state.players().iter().enumerate() {
             self.circle(cell_pos(&l, p.home), u * 0.42, 1.05, &self.assets.homes[i].clone());
         }
@@ -598,11 +623,15 @@ impl Drawer<'_, '_, '_> {
             self.circle(*at + off, u * 0.14, 1.6, &self.assets.players[i].clone());
             self.text(format!("{}", i + 1), *at + off, 1.65, u * 0.2, Color::srgb(0.05, 0.05, 0.05));
         }
-        // Insertion arrows.
-        let blocked = state.last.map(Insertion::opposite);
+    }
+
+    /// The twelve insertion arrows: the one the last push forbids dark, the human's pick lit.
+    fn arrows(&mut self, game: &LabyrinthGame, human: bool) {
+        let u = self.layout.unit;
+        let blocked = game.state.last.map(Insertion::opposite);
         for ins in Insertion::ALL {
             let (gx, gy) = arrow_grid(ins);
-            let at = l.at(gx as f32, gy as f32);
+            let at = self.layout.at(gx as f32, gy as f32);
             let color = if Some(ins) == blocked {
                 Color::srgb(0.25, 0.22, 0.22)
             } else if game.pending == Some(ins) && human {
@@ -615,24 +644,34 @@ impl Drawer<'_, '_, '_> {
             self.rect(at, Vec2::splat(u * 0.5), 1.0, color);
             self.text(arrow_text(ins).into(), at, 1.1, u * 0.4, Color::srgb(0.1, 0.1, 0.1));
         }
-        // Spare tile (during a preview: the tile that would be pushed out).
-        let spare_at = l.spare_at();
+    }
+
+    /// The spare tile (during a preview: the tile that would be pushed out).
+    fn spare(&mut self, game: &LabyrinthGame, preview: &Preview, human: bool, target: Option<u8>) {
+        let u = self.layout.unit;
+        let state = &game.state;
+        let spare_at = self.layout.spare_at();
         self.rect(spare_at, Vec2::splat(u * 1.1), 0.5, Color::srgb(0.2, 0.2, 0.26));
-        let (spare, label) = match (&preview, &game.anim) {
+        let (spare, label) = match (preview, &game.anim) {
             (Some((board, _)), None) => (board.spare, "pushed out"),
             (_, Some(_)) => (state.board.spare, "spare"),
             _ if human => (state.board.spare.rotated(game.rotation), "spare (R / click: rotate)"),
             _ => (state.board.spare, "spare"),
         };
         self.tile(spare, spare_at, false, false, target);
-        let small = (u * 0.24).max(9.0);
-        self.text(label.into(), spare_at + Vec2::new(0.0, -u * 0.8), 2.0, small, Color::srgb(0.8, 0.8, 0.85));
-        // Players.
+        let at = spare_at + Vec2::new(0.0, -u * 0.8);
+        self.text(label.into(), at, 2.0, label_size(u), Color::srgb(0.8, 0.8, 0.85));
+    }
+
+    /// The players with their cards left, whose turn it is and what the human should do.
+    fn sidebar(&mut self, game: &LabyrinthGame, human: bool, target: Option<u8>) {
+        let state = &game.state;
+        let (l, small) = (self.layout, label_size(self.layout.unit));
+        let line_at = |k: f32| l.at(9.3, 2.1 + k * 0.75);
         for (i, p) in state.players().iter().enumerate() {
-            let at = l.at(9.3, 2.1 + i as f32 * 0.75);
             let mark = if i == state.current && !state.is_over() { "> " } else { "" };
             let line = format!("{mark}P{} {}  cards left {}", i + 1, game.settings.seats[i].label(), p.cards_left());
-            self.text(line, at, 2.0, small, player_color(i));
+            self.text(line, line_at(i as f32), 2.0, small, player_color(i));
         }
         let status = if let Some(w) = state.winner {
             format!("player {} wins!", w + 1)
@@ -644,10 +683,12 @@ impl Drawer<'_, '_, '_> {
         } else {
             format!("P{} thinking", state.current + 1)
         };
-        self.text(status, l.at(9.3, 2.1 + n as f32 * 0.75 + 0.3), 2.0, small * 1.2, Color::srgb(1.0, 0.95, 0.6));
+        let n = state.players().len() as f32;
+        let below = |extra: f32| line_at(n) + Vec2::new(0.0, -extra * l.unit);
+        self.text(status, below(0.3), 2.0, small * 1.2, Color::srgb(1.0, 0.95, 0.6));
         if human {
             let hint = if game.pending.is_none() { "click an arrow" } else { "click a green tile" };
-            self.text(hint.into(), l.at(9.3, 2.1 + n as f32 * 0.75 + 1.0), 2.0, small, Color::srgb(0.8, 0.8, 0.85));
+            self.text(hint.into(), below(1.0), 2.0, small, Color::srgb(0.8, 0.8, 0.85));
         }
     }
 

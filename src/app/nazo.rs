@@ -438,8 +438,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
         Vec3::new(origin.x + (col + 0.5) * CELL * scale, origin.y + (row + 0.5) * CELL * scale, z)
     };
     spawn_well(commands, assets, BoardPiece, &at, scale);
-    let frame = &game.shown;
-    spawn_cells(commands, assets, frame, BoardPiece, &at, scale, 1.0 / game.speed.max(0.1));
+    spawn_cells(commands, assets, &game.shown, BoardPiece, &at, scale, 1.0 / game.speed.max(0.1));
     let next = game.next_pair();
     if game.idle()
         && let Some((_, pair)) = next
@@ -448,17 +447,24 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
     }
     // Upcoming steps, the one to place first at the top.
     let first = next.map_or(game.puzzle.steps.len(), |(i, _)| i + usize::from(game.idle()));
+    draw_upcoming(commands, assets, &game.puzzle.steps[first..], &at, scale);
+    draw_captions(commands, game, &at, scale);
+}
+
+/// Beside the field, the next five of `steps`: pairs as puyos, garbage drops as counts.
+fn draw_upcoming(
+    commands: &mut Commands,
+    assets: &PuyoAssets,
+    steps: &[Step],
+    at: &impl Fn(f32, f32, f32) -> Vec3,
+    scale: f32,
+) {
+    let column = WIDTH as f32 + 1.0;
     let mut row = HEIGHT as f32 - 1.0;
     let text_color = Color::srgb(0.85, 0.86, 0.9);
-    spawn_text(
-        commands,
-        BoardPiece,
-        "next".into(),
-        at(WIDTH as f32 + 1.0, row + 0.8, 2.0),
-        14.0 * scale.max(0.6),
-        text_color,
-    );
-    for step in game.puzzle.steps.iter().skip(first).take(5) {
+    let text_size = 14.0 * scale.max(0.6);
+    spawn_text(commands, BoardPiece, "next".into(), at(column, row + 0.8, 2.0), text_size, text_color);
+    for step in steps.iter().take(5) {
         match *step {
             Step::Pair(pair) => {
                 for (p, dr) in [(pair.child, 0.0), (pair.axis, -1.0)] {
@@ -466,71 +472,49 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
                         BoardPiece,
                         Mesh2d(assets.puyo.clone()),
                         MeshMaterial2d(assets.kinds[p.index()].clone()),
-                        Transform::from_translation(at(WIDTH as f32 + 1.0, row + dr, 1.0))
-                            .with_scale(Vec3::splat(scale * 0.8)),
+                        Transform::from_translation(at(column, row + dr, 1.0)).with_scale(Vec3::splat(scale * 0.8)),
                     ));
                 }
                 row -= 2.5;
             }
             Step::Garbage(counts) => {
                 let n: u32 = counts.iter().map(|&c| c as u32).sum();
-                spawn_text(
-                    commands,
-                    BoardPiece,
-                    format!("{n} garbage"),
-                    at(WIDTH as f32 + 1.0, row, 2.0),
-                    14.0 * scale.max(0.6),
-                    text_color,
-                );
+                spawn_text(commands, BoardPiece, format!("{n} garbage"), at(column, row, 2.0), text_size, text_color);
                 row -= 1.5;
             }
         }
     }
+}
+
+/// The goal above the field, the move count below it, and over it the chain in progress
+/// and, once the puzzle is over, the verdict.
+fn draw_captions(commands: &mut Commands, game: &NazoGame, at: &impl Fn(f32, f32, f32) -> Vec3, scale: f32) {
+    let middle = WIDTH as f32 / 2.0 - 0.5;
     let goal = format!("Goal: {}", game.puzzle.goal.describe());
-    spawn_text(
-        commands,
-        BoardPiece,
-        goal,
-        at(WIDTH as f32 / 2.0 + 1.5, HEIGHT as f32 + 2.5, 2.0),
-        18.0 * scale.max(0.6),
-        Color::srgb(1.0, 0.95, 0.7),
-    );
+    let goal_at = at(WIDTH as f32 / 2.0 + 1.5, HEIGHT as f32 + 2.5, 2.0);
+    spawn_text(commands, BoardPiece, goal, goal_at, 18.0 * scale.max(0.6), Color::srgb(1.0, 0.95, 0.7));
     let pairs = game.puzzle.moves();
     let status = format!("{} - move {} of {}", game.title, game.moves.len().min(pairs), pairs);
-    spawn_text(
-        commands,
-        BoardPiece,
-        status,
-        at(WIDTH as f32 / 2.0 - 0.5, -0.9, 2.0),
-        15.0 * scale.max(0.6),
-        Color::srgb(0.7, 0.72, 0.8),
-    );
-    if frame.link > 0 {
+    spawn_text(commands, BoardPiece, status, at(middle, -0.9, 2.0), 15.0 * scale.max(0.6), Color::srgb(0.7, 0.72, 0.8));
+    if game.shown.link > 0 {
+        let chain = format!("{} chain!", game.shown.link);
         spawn_text(
             commands,
             BoardPiece,
-            format!("{} chain!", frame.link),
-            at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0, 3.0),
+            chain,
+            at(middle, HEIGHT as f32 / 2.0, 3.0),
             34.0 * scale,
             Color::srgb(1.0, 0.95, 0.5),
         );
     }
-    if game.queue.is_empty() {
-        let banner = match &game.verdict {
-            Verdict::Playing => None,
-            Verdict::Solved => Some(("SOLVED!".to_string(), Color::srgb(0.5, 1.0, 0.55))),
-            Verdict::Failed(why) => Some((format!("FAILED\n{why}"), Color::srgb(1.0, 0.5, 0.5))),
-        };
-        if let Some((text, color)) = banner {
-            spawn_text(
-                commands,
-                BoardPiece,
-                text,
-                at(WIDTH as f32 / 2.0 - 0.5, HEIGHT as f32 / 2.0 + 2.0, 3.0),
-                30.0 * scale,
-                color,
-            );
-        }
+    let banner = match &game.verdict {
+        _ if !game.queue.is_empty() => None,
+        Verdict::Playing => None,
+        Verdict::Solved => Some(("SOLVED!".to_string(), Color::srgb(0.5, 1.0, 0.55))),
+        Verdict::Failed(why) => Some((format!("FAILED\n{why}"), Color::srgb(1.0, 0.5, 0.5))),
+    };
+    if let Some((text, color)) = banner {
+        spawn_text(commands, BoardPiece, text, at(middle, HEIGHT as f32 / 2.0 + 2.0, 3.0), 30.0 * scale, color);
     }
 }
 

@@ -339,59 +339,23 @@ fn redraw_board(
     let layout = game.game.layout.clone();
     let geo = Geometry::of(&layout, &area);
     let obs = game.game.observation();
-    let free = layout.free_tiles(&game.game.present);
-    let hint: Vec<usize> = game.hint.map(|m| m.tiles().to_vec()).unwrap_or_default();
-    let half = geo.half();
     let shown = faces(&game.game.kinds, game.bonus_faces);
+    let free = layout.free_tiles(&game.game.present);
     for i in game.game.present.iter() {
-        let c = geo.center(&layout, i);
-        let z = Geometry::order(&layout, i);
-        let side_off = Vec2::new(LIFT, -LIFT) * geo.scale;
-        commands.spawn((
-            TilePiece,
-            Sprite::from_color(SIDE, half * 2.0),
-            Transform::from_translation((c + side_off).extend(z)),
-        ));
-        let known = obs.kinds[i] != UNKNOWN;
-        let face = if !known {
-            BACK
-        } else if game.selected == Some(i) {
-            SELECTED
-        } else if hint.contains(&i) {
-            HINT
-        } else if game.highlight_free && free.contains(i) {
-            FREE
-        } else {
-            FACE
+        let face = (obs.kinds[i] != UNKNOWN).then_some(shown[i]);
+        let color = match face {
+            None => BACK,
+            Some(_) if game.selected == Some(i) => SELECTED,
+            Some(_) if game.hint.is_some_and(|m| m.tiles().contains(&i)) => HINT,
+            Some(_) if game.highlight_free && free.contains(i) => FREE,
+            Some(_) => FACE,
         };
-        commands.spawn((
-            TilePiece,
-            Sprite::from_color(EDGE, half * 2.0),
-            Transform::from_translation(c.extend(z + 0.002)),
-        ));
-        commands.spawn((
-            TilePiece,
-            Sprite::from_color(face, half * 2.0 - Vec2::splat(2.0 * geo.scale.max(1.0))),
-            Transform::from_translation(c.extend(z + 0.004)),
-        ));
-        if known {
-            spawn_glyph(&mut commands, TilePiece, shown[i], geo.scale, c.extend(z + 0.008));
-        }
+        spawn_tile(&mut commands, &geo, &layout, i, face, color);
     }
     // The removed pairs fade where they were.
-    let removed: Vec<Move> = std::mem::take(&mut game.removed);
-    for m in removed {
+    for m in std::mem::take(&mut game.removed) {
         for t in m.tiles() {
-            let c = geo.center(&layout, t);
-            let z = 60.0;
-            commands.spawn((
-                Fading { elapsed: 0.0, alpha: 1.0 },
-                DespawnOnExit(Screen::Shanghai),
-                Sprite::from_color(HINT, half * 2.0),
-                Transform::from_translation(c.extend(z)),
-            ));
-            let fading = (Fading { elapsed: 0.0, alpha: 1.0 }, DespawnOnExit(Screen::Shanghai));
-            spawn_glyph(&mut commands, fading, shown[t], geo.scale, c.extend(z + 0.01));
+            spawn_fading_tile(&mut commands, geo.center(&layout, t), geo.half(), shown[t], geo.scale);
         }
     }
     let status = if game.game.is_won() {
@@ -408,6 +372,34 @@ fn redraw_board(
         TextColor(Color::srgb(0.85, 0.86, 0.9)),
         Transform::from_translation(Vec3::new(area.center.x, area.size.y / 2.0 - 24.0, 80.0)),
     ));
+}
+
+/// Tile `i` with its side, edge and a face of `color`, and its glyph when its `face` is known.
+fn spawn_tile(commands: &mut Commands, geo: &Geometry, layout: &Layout, i: usize, face: Option<Face>, color: Color) {
+    let (c, z, half) = (geo.center(layout, i), Geometry::order(layout, i), geo.half());
+    let side_off = Vec2::new(LIFT, -LIFT) * geo.scale;
+    commands.spawn((
+        TilePiece,
+        Sprite::from_color(SIDE, half * 2.0),
+        Transform::from_translation((c + side_off).extend(z)),
+    ));
+    commands.spawn((TilePiece, Sprite::from_color(EDGE, half * 2.0), Transform::from_translation(c.extend(z + 0.002))));
+    commands.spawn((
+        TilePiece,
+        Sprite::from_color(color, half * 2.0 - Vec2::splat(2.0 * geo.scale.max(1.0))),
+        Transform::from_translation(c.extend(z + 0.004)),
+    ));
+    if let Some(face) = face {
+        spawn_glyph(commands, TilePiece, face, geo.scale, c.extend(z + 0.008));
+    }
+}
+
+/// A removed tile (`half` its half size) fading out at `c`, above every other tile.
+fn spawn_fading_tile(commands: &mut Commands, c: Vec2, half: Vec2, face: Face, scale: f32) {
+    let z = 60.0;
+    let fading = || (Fading { elapsed: 0.0, alpha: 1.0 }, DespawnOnExit(Screen::Shanghai));
+    commands.spawn((fading(), Sprite::from_color(HINT, half * 2.0), Transform::from_translation(c.extend(z))));
+    spawn_glyph(commands, fading(), face, scale, c.extend(z + 0.01));
 }
 
 /// What a fading piece is made of: a sprite or a glyph.

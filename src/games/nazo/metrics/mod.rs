@@ -12,9 +12,9 @@ use serde::Serialize;
 use crate::games::puyo::rules::{Bits, Field, HEIGHT, Link, Placement, Puyo, VISIBLE_HEIGHT, WIDTH};
 
 use super::puzzle::{Puzzle, Step};
-use super::sim::{fates, link_labels, replay};
+use super::sim::{Fates, Replay, fates, link_labels, replay};
 use greedy::{edit_distance, greedy_placements};
-use sequences::enumerate;
+use sequences::{Enumeration, enumerate};
 use templates::{TemplateMatch, best_template, order_differs};
 
 /// The knobs of the metrics.
@@ -168,7 +168,7 @@ pub fn split_pairs(field: &Field, label: impl Fn(usize, usize) -> u32) -> u32 {
 }
 
 /// Same-coloured components of the start field (rows 1-12): per cell its component's index.
-pub fn components(field: &Field) -> (Vec<Bits>, [[Option<usize>; HEIGHT]; WIDTH]) {
+pub fn components(field: &Field) -> (Vec<Bits>, ComponentOf) {
     let mut comps = Vec::new();
     let mut id = [[None; HEIGHT]; WIDTH];
     for p in Puyo::ALL.into_iter().filter(|p| p.is_color()) {
@@ -198,7 +198,38 @@ pub fn compute_with(puzzle: &Puzzle, solution: &[Placement], opts: &MetricsOptio
     let start = &puzzle.field;
     let (comps, comp_of) = components(start);
     let fate_id = |c: usize, r: usize| f.start[c][r].map_or(0, |(s, l)| (s as u32 + 1) * 256 + l as u32);
+    let masks = link_masks(&r.links[at]);
+    let same = same_color_links(&masks);
+    let split_firing = split_pairs(&firing, |c, r| labels[c][r] as u32);
+    let e = enumerate(puzzle, opts.budget);
+    let template = best_template(start);
+    let m3a = template.as_ref().map_or(0.0, |m| m.similarity);
+    Ok(Metrics {
+        type1: type1(start, &f, &comps, &comp_of, m3a),
+        type2: type2(start, &e, &comps),
+        type3: type3(puzzle, &r, &f, &e, &comp_of, template, opts),
+        type4: Type4 {
+            split_pairs_firing: split_firing,
+            split_pairs_start: split_pairs(start, fate_id),
+            is_type4: split_firing > 0,
+        },
+        type5: Type5 {
+            link_colors: masks
+                .iter()
+                .map(|&m| (0..5).filter(|c| m & 1 << c != 0).map(|c| super::puzzle::letter(Puyo::color(c))).collect())
+                .collect(),
+            same_color_links: same,
+            is_type5: same > 0,
+        },
+    })
+}
 
+/// Per visible start cell, the index of its same-coloured component (see [`components`]).
+pub type ComponentOf = [[Option<usize>; HEIGHT]; WIDTH];
+
+/// Type 1 (isolated puyos): of the `start` field's coloured puyos that pop by their `fates`,
+/// those alone in their component, and how many pieces each popping group is built from.
+fn type1(start: &Field, f: &Fates, comps: &[Bits], comp_of: &ComponentOf, m3a: f64) -> Type1 {
     let mut isolated_popping = 0;
     let mut popping = 0;
     for (c, col_fates) in f.start.iter().enumerate() {
@@ -222,27 +253,57 @@ pub fn compute_with(puzzle: &Puzzle, solution: &[Placement], opts: &MetricsOptio
             (ids.len() + hidden) as u32 + g.step_puyos
         })
         .collect();
+    let isolated_ratio = ratio(isolated_popping as u64, popping as u64);
+    Type1 {
+        isolated_popping,
+        popping,
+        isolated_ratio,
+        isolated_ratio_discounted: isolated_ratio * (1.0 - m3a),
+        mean_pieces: ratio(group_pieces.iter().map(|&p| p as u64).sum(), group_pieces.len() as u64),
+        group_pieces,
+    }
+}
 
-    let masks = link_masks(&r.links[at]);
-    let same = same_color_links(&masks);
-    let split_firing = split_pairs(&firing, |c, r| labels[c][r] as u32);
-
-    let e = enumerate(puzzle, opts.budget);
+/// Type 2 (many ways): the enumerated sequences `e` and the `start` field's small components.
+fn type2(start: &Field, e: &Enumeration, comps: &[Bits]) -> Type2 {
     let n = e.counts.sequences;
-    let chain_goal = puzzle.goal.main.is_some_and(|m| m.kind == super::goal::GoalKind::Chain);
-    let (components_2, components_3, near_component_pairs) = component_stats(start, &comps);
+    let (components_2, components_3, near_component_pairs) = component_stats(start, comps);
+    Type2 {
+        sequences: n,
+        pairs: e.pairs,
+        simultaneous_share: ratio(e.counts.simultaneous, n),
+        large_group_share: ratio(e.counts.large, n),
+        m2: ratio(e.counts.either, n),
+        m2_first_step: ratio(e.first_step.1, e.first_step.0),
+        components_2,
+        components_3,
+        near_component_pairs,
+    }
+}
 
-    let template = best_template(start);
+/// Type 3 (misleading looks): near misses among the sequences `e`, the best-matching
+/// `template` against the solution's replay `r` and `fates`, and what greedy play does.
+fn type3(
+    puzzle: &Puzzle,
+    r: &Replay,
+    f: &Fates,
+    e: &Enumeration,
+    comp_of: &ComponentOf,
+    template: Option<TemplateMatch>,
+    opts: &MetricsOptions,
+) -> Type3 {
+    let chain_goal = puzzle.goal.main.is_some_and(|m| m.kind == super::goal::GoalKind::Chain);
     let m3a = template.as_ref().map_or(0.0, |m| m.similarity);
     let template_order_differs = template.as_ref().is_some_and(|m| order_differs(m, &f.start));
     let greedy = greedy_placements(puzzle);
     let g = replay(puzzle, &greedy);
     // The links of every popping step, steps separated by a 0 (no link pops no colour).
-    let all_masks = |r: &super::sim::Replay| {
+    let all_masks = |r: &Replay| {
         let steps = r.links.iter().filter(|l| !l.is_empty()).map(|l| link_masks(l));
         steps.collect::<Vec<_>>().join(&0)
     };
-    let first_link = |f: &super::sim::Fates| {
+    // The start components that pop in the first link.
+    let first_link = |f: &Fates| {
         let first = f.groups.first().map(|g| (g.step, g.link));
         let mut ids: Vec<usize> = f
             .groups
@@ -254,51 +315,16 @@ pub fn compute_with(puzzle: &Puzzle, solution: &[Placement], opts: &MetricsOptio
         ids.dedup();
         ids
     };
-    let isolated_ratio = ratio(isolated_popping as u64, popping as u64);
-    Ok(Metrics {
-        type1: Type1 {
-            isolated_popping,
-            popping,
-            isolated_ratio,
-            isolated_ratio_discounted: isolated_ratio * (1.0 - m3a),
-            mean_pieces: ratio(group_pieces.iter().map(|&p| p as u64).sum(), group_pieces.len() as u64),
-            group_pieces,
-        },
-        type2: Type2 {
-            sequences: n,
-            pairs: e.pairs,
-            simultaneous_share: ratio(e.counts.simultaneous, n),
-            large_group_share: ratio(e.counts.large, n),
-            m2: ratio(e.counts.either, n),
-            m2_first_step: ratio(e.first_step.1, e.first_step.0),
-            components_2,
-            components_3,
-            near_component_pairs,
-        },
-        type3: Type3 {
-            near_miss_share: chain_goal.then(|| ratio(e.counts.near_miss, n)),
-            m3a,
-            template_order_differs,
-            template_misleads: m3a >= opts.template_threshold && template_order_differs,
-            template,
-            greedy_solves: g.solved_at.is_some(),
-            greedy_first_link_differs: first_link(&fates(puzzle, &greedy)) != first_link(&f),
-            greedy_link_distance: edit_distance(&all_masks(&g), &all_masks(&r)),
-        },
-        type4: Type4 {
-            split_pairs_firing: split_firing,
-            split_pairs_start: split_pairs(start, fate_id),
-            is_type4: split_firing > 0,
-        },
-        type5: Type5 {
-            link_colors: masks
-                .iter()
-                .map(|&m| (0..5).filter(|c| m & 1 << c != 0).map(|c| super::puzzle::letter(Puyo::color(c))).collect())
-                .collect(),
-            same_color_links: same,
-            is_type5: same > 0,
-        },
-    })
+    Type3 {
+        near_miss_share: chain_goal.then(|| ratio(e.counts.near_miss, e.counts.sequences)),
+        m3a,
+        template_order_differs,
+        template_misleads: m3a >= opts.template_threshold && template_order_differs,
+        template,
+        greedy_solves: g.solved_at.is_some(),
+        greedy_first_link_differs: first_link(&fates(puzzle, &greedy)) != first_link(f),
+        greedy_link_distance: edit_distance(&all_masks(&g), &all_masks(r)),
+    }
 }
 
 fn ratio(a: u64, b: u64) -> f64 {

@@ -265,6 +265,9 @@ struct Outlook {
 
 const NONE: Outlook = Outlook { fired_attack: 0, depth: 0, value: f64::NEG_INFINITY, links: 0 };
 
+/// A chain the current pair fires: (links, attack, placement).
+type Fire = (u32, u32, Placement);
+
 /// One decision; `None` only when no legal move exists.
 pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Option<BuildChoice> {
     let field = obs.field;
@@ -273,8 +276,48 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
     let (&pair, previews) = obs.pairs.split_first()?;
     let moves: Vec<Placement> = field.legal_placements(pair).collect();
     let &any = moves.first()?;
-    // The longest chain the current pair fires, as (links, attack, placement).
-    let mut fire: Option<(u32, u32, Placement)> = None;
+    let (fire, frontier) = first_moves(params, field, pair, &moves)?;
+    let fire_now = |(links, _, placement): Fire| BuildChoice { placement, fires: true, links, value: 0.0 };
+    match fire {
+        Some(f) if frontier.is_empty() => return Some(fire_now(f)),
+        _ if frontier.is_empty() => return Some(BuildChoice { placement: any, fires: false, links: 0, value: 0.0 }),
+        _ => {}
+    }
+    let (outlook, last) = look_ahead(params, frontier, previews, moves.len());
+    let (mut i, best) = outlook.iter().enumerate().fold((0, NONE), |b, (i, &o)| if o > b.1 { (i, o) } else { b });
+    if let Some(f) = fire.filter(|f| f.0 >= params.goal) {
+        // A goal chain in hand waits only for a certain larger one: the known pairs fire it.
+        if best.fired_attack <= f.1 {
+            return Some(fire_now(f));
+        }
+        return Some(BuildChoice { placement: moves[i], fires: false, links: best.links, value: best.value });
+    }
+    if best == NONE {
+        // Every continuation loses: fire what there is.
+        return Some(fire.map_or(BuildChoice { placement: any, fires: false, links: 0, value: best.value }, fire_now));
+    }
+    if best.fired_attack == 0
+        && let Some(j) = sample_unseen(params, colors, &last, moves.len(), position_seed(field, obs.pairs))
+    {
+        i = j;
+    }
+    let links = outlook[i].links;
+    if let Some(f) = fire.filter(|f| empty <= params.fire_empty && f.0 >= links) {
+        return Some(fire_now(f));
+    }
+    Some(BuildChoice { placement: moves[i], fires: false, links, value: outlook[i].value })
+}
+
+/// The current `pair`'s placements `moves`: the longest chain one of them fires, and a search
+/// node for each that builds on (leaves the field alive, popping at most `clear_links`).
+/// `None` if a placement is illegal.
+fn first_moves(
+    params: &BuilderParams,
+    field: &Field,
+    pair: Pair,
+    moves: &[Placement],
+) -> Option<(Option<Fire>, Vec<Node>)> {
+    let mut fire: Option<Fire> = None;
     let mut frontier = Vec::new();
     for (i, &p) in moves.iter().enumerate() {
         let mut f = *field;
@@ -287,14 +330,19 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
             frontier.push(Node { first: i, field: f, cost });
         }
     }
-    let fire_now =
-        |(links, _, placement): (u32, u32, Placement)| BuildChoice { placement, fires: true, links, value: 0.0 };
-    match fire {
-        Some(f) if frontier.is_empty() => return Some(fire_now(f)),
-        _ if frontier.is_empty() => return Some(BuildChoice { placement: any, fires: false, links: 0, value: 0.0 }),
-        _ => {}
-    }
-    let mut outlook = vec![NONE; moves.len()];
+    Some((fire, frontier))
+}
+
+/// The search over the known `previews` (a beam of the best after the first): the best
+/// outlook of each of the `first_moves` first moves, and the deepest leaves with their values
+/// (where [`sample_unseen`] goes on).
+fn look_ahead(
+    params: &BuilderParams,
+    mut frontier: Vec<Node>,
+    previews: &[Pair],
+    first_moves: usize,
+) -> (Vec<Outlook>, Vec<(f64, Node)>) {
+    let mut outlook = vec![NONE; first_moves];
     let mut record = |first: usize, o: Outlook| {
         if o > outlook[first] {
             outlook[first] = o;
@@ -344,28 +392,7 @@ pub fn decide(params: &BuilderParams, obs: &Observation, colors: usize) -> Optio
             last.push((e.value - n.cost, *n));
         }
     }
-    let (mut i, best) = outlook.iter().enumerate().fold((0, NONE), |b, (i, &o)| if o > b.1 { (i, o) } else { b });
-    if let Some(f) = fire.filter(|f| f.0 >= params.goal) {
-        // A goal chain in hand waits only for a certain larger one: the known pairs fire it.
-        if best.fired_attack <= f.1 {
-            return Some(fire_now(f));
-        }
-        return Some(BuildChoice { placement: moves[i], fires: false, links: best.links, value: best.value });
-    }
-    if best == NONE {
-        // Every continuation loses: fire what there is.
-        return Some(fire.map_or(BuildChoice { placement: any, fires: false, links: 0, value: best.value }, fire_now));
-    }
-    if best.fired_attack == 0
-        && let Some(j) = sample_unseen(params, colors, &last, moves.len(), position_seed(field, obs.pairs))
-    {
-        i = j;
-    }
-    let links = outlook[i].links;
-    if let Some(f) = fire.filter(|f| empty <= params.fire_empty && f.0 >= links) {
-        return Some(fire_now(f));
-    }
-    Some(BuildChoice { placement: moves[i], fires: false, links, value: outlook[i].value })
+    (outlook, last)
 }
 
 /// A seed from the position, so the sampled futures (and the decision) are reproducible.

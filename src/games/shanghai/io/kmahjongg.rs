@@ -31,8 +31,33 @@ pub struct ReadLayout {
 
 /// Parses `text` (the contents of `file`); the layout is named after the file stem.
 pub fn read(file: &str, text: &str) -> Result<ReadLayout, LayoutFileError> {
-    let err =
-        |line: usize, column: usize, message: String| LayoutFileError { file: file.to_string(), line, column, message };
+    let (size, grid) = split_header(file, text)?;
+    let cells = grid_cells(file, size, &grid)?;
+    let (positions, warnings) = anchors(file, size, &grid, &cells)?;
+    let name = std::path::Path::new(file).file_stem().map_or(file.to_string(), |s| s.to_string_lossy().into_owned());
+    let layout = Layout::new(&name, positions).map_err(|m| error(file, 1, 1, m))?;
+    Ok(ReadLayout { layout, warnings })
+}
+
+fn error(file: &str, line: usize, column: usize, message: String) -> LayoutFileError {
+    LayoutFileError { file: file.to_string(), line, column, message }
+}
+
+/// The grid's width, height and depth (levels), in half-tile cells.
+#[derive(Clone, Copy)]
+struct Size {
+    w: usize,
+    h: usize,
+    d: usize,
+}
+
+/// The grid's lines with their 1-based line numbers.
+type GridLines<'t> = Vec<(usize, &'t str)>;
+
+/// Reads the header and the size lines (v1.1 only; v1.0 has the fixed 32 x 16 x 5); returns
+/// the size and the grid lines, checked to number h * d.
+fn split_header<'t>(file: &str, text: &'t str) -> Result<(Size, GridLines<'t>), LayoutFileError> {
+    let err = |line, column, message| error(file, line, column, message);
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)));
     let (_, header) = lines.next().ok_or_else(|| err(1, 1, "empty file: expected a kmahjongg-layout header".into()))?;
     let v11 = match header {
@@ -40,8 +65,8 @@ pub fn read(file: &str, text: &str) -> Result<ReadLayout, LayoutFileError> {
         V10 => false,
         other => return Err(err(1, 1, format!("unknown header '{other}': expected {V10} or {V11}"))),
     };
-    let (mut w, mut h, mut d) = (32usize, 16usize, 5usize);
-    let mut grid: Vec<(usize, &str)> = Vec::new();
+    let mut size = Size { w: 32, h: 16, d: 5 };
+    let mut grid: GridLines = Vec::new();
     for (no, line) in lines {
         if line.starts_with('#') || (line.is_empty() && grid.is_empty()) {
             continue;
@@ -58,55 +83,64 @@ pub fn read(file: &str, text: &str) -> Result<ReadLayout, LayoutFileError> {
                 return Err(err(no, 2, format!("size {value} must be between 1 and 1000")));
             }
             match letter {
-                'w' => w = value,
-                'h' => h = value,
-                _ => d = value,
+                'w' => size.w = value,
+                'h' => size.h = value,
+                _ => size.d = value,
             }
             continue;
         }
         grid.push((no, line));
     }
+    let Size { h, d, .. } = size;
     if grid.len() != h * d {
         let (no, _) = grid.last().copied().unwrap_or((1, ""));
         return Err(err(no, 1, format!("{} grid lines, expected h*d = {h}*{d} = {}", grid.len(), h * d)));
     }
-    let mut cells = vec![b'.'; w * h * d];
-    for (k, (no, line)) in grid.iter().enumerate() {
+    Ok((size, grid))
+}
+
+/// The grid's marks, level by level and row by row, each line checked for its width and
+/// for marks other than `. 1 2 3 4`.
+fn grid_cells(file: &str, size: Size, grid: &[(usize, &str)]) -> Result<Vec<u8>, LayoutFileError> {
+    let w = size.w;
+    let mut cells = vec![b'.'; w * size.h * size.d];
+    for (k, &(no, line)) in grid.iter().enumerate() {
         if line.len() != w {
-            return Err(err(
-                *no,
-                line.len().min(w) + 1,
-                format!("grid line has {} characters, expected w = {w}", line.len()),
-            ));
+            let message = format!("grid line has {} characters, expected w = {w}", line.len());
+            return Err(error(file, no, line.len().min(w) + 1, message));
         }
         if let Some(col) = line.bytes().position(|c| !b".1234".contains(&c)) {
-            return Err(err(*no, col + 1, format!("'{}' is not one of . 1 2 3 4", &line[col..col + 1])));
+            return Err(error(file, no, col + 1, format!("'{}' is not one of . 1 2 3 4", &line[col..col + 1])));
         }
         cells[k * w..(k + 1) * w].copy_from_slice(line.as_bytes());
     }
+    Ok(cells)
+}
+
+/// The tiles: each `1` mark is a tile's top-left quarter. A tile sticking out of the board or
+/// overlapping another on its level is an error; marks around it other than `12/43` (which
+/// KMahjongg ignores too) a warning.
+fn anchors(
+    file: &str,
+    size: Size,
+    grid: &[(usize, &str)],
+    cells: &[u8],
+) -> Result<(Vec<Pos>, Vec<String>), LayoutFileError> {
+    let Size { w, h, d } = size;
     let at = |x: usize, y: usize, z: usize| cells[(z * h + y) * w + x];
     let place = |y: usize, z: usize| grid[z * h + y].0;
     let mut positions = Vec::new();
     let mut warnings = Vec::new();
     for z in 0..d {
         for y in 0..h {
-            for x in 0..w {
-                if at(x, y, z) != b'1' {
-                    continue;
-                }
+            for x in (0..w).filter(|&x| at(x, y, z) == b'1') {
                 if x + 1 >= w || y + 1 >= h {
-                    return Err(err(
-                        place(y, z),
-                        x + 1,
-                        format!("tile at column {x}, row {y} sticks out of the board"),
-                    ));
+                    let message = format!("tile at column {x}, row {y} sticks out of the board");
+                    return Err(error(file, place(y, z), x + 1, message));
                 }
                 if (at(x + 1, y, z), at(x, y + 1, z), at(x + 1, y + 1, z)) != (b'2', b'4', b'3') {
-                    warnings.push(format!(
-                        "{file}:{}:{}: tile marks around this anchor are not 12/43",
-                        place(y, z),
-                        x + 1
-                    ));
+                    let (line, column) = (place(y, z), x + 1);
+                    warnings.push(format!("{file}:{line}:{column}: tile marks around this anchor are not 12/43"));
                 }
                 if let Some(other) = positions
                     .iter()
@@ -114,15 +148,13 @@ pub fn read(file: &str, text: &str) -> Result<ReadLayout, LayoutFileError> {
                 {
                     let msg =
                         format!("tile at column {x}, row {y} overlaps the tile at column {}, row {}", other.x, other.y);
-                    return Err(err(place(y, z), x + 1, msg));
+                    return Err(error(file, place(y, z), x + 1, msg));
                 }
                 positions.push(Pos { x: x as i32, y: y as i32, z: z as i32 });
             }
         }
     }
-    let name = std::path::Path::new(file).file_stem().map_or(file.to_string(), |s| s.to_string_lossy().into_owned());
-    let layout = Layout::new(&name, positions).map_err(|m| err(1, 1, m))?;
-    Ok(ReadLayout { layout, warnings })
+    Ok((positions, warnings))
 }
 
 /// Writes a layout as a v1.1 file with size comments and `# Level k` lines.
