@@ -320,39 +320,46 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             };
             run_or_trace(&exp, &a.trace, &a.batch)?;
         }
-        Command::Templates(a) => {
-            if let Some(dir) = &a.out {
-                std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            }
-            let files = match (&a.turn_backs, a.style) {
-                (Some(path), _) => {
-                    let shown = path.display().to_string();
-                    let text = crate::levels::read_user_file(path)?;
-                    let file: TemplateFile = crate::levels::parse_ron(&shown, &text)?;
-                    turn_back_relabelings(&file, 4).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?
-                }
-                (None, Some(style)) => variants(style, a.count, a.tries, a.seed, 4),
-                (None, None) => unreachable!("clap requires --style without --turn-backs"),
-            };
-            for (k, f) in files.iter().enumerate() {
-                // A relabeled file keeps its manual overrides (generated ones have none).
-                let mut overrides = String::new();
-                if !f.differ.is_empty() {
-                    overrides += &format!("    differ: {},\n", ron::to_string(&f.differ)?);
-                }
-                if !f.weights.is_empty() {
-                    overrides += &format!("    weights: {},\n", ron::to_string(&f.weights)?);
-                }
-                let text = format!(
-                    "(\n    name: {:?},\n    chain: {},\n    table: r#\"\n{}\"#,\n{overrides})\n",
-                    f.name, f.chain, f.table
-                );
-                match &a.out {
-                    Some(dir) => write_atomic(&dir.join(format!("v{:02}.ron", k + 1)), text.as_bytes())?,
-                    None => println!("{text}"),
-                }
-            }
+        Command::Templates(a) => templates(&a)?,
+    }
+    Ok(())
+}
+
+/// `puyo templates`: generated variants of a style, or the relabelings of a file's turn-back,
+/// written as template files to `--out` (or printed).
+fn templates(a: &TemplatesArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &a.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let files = match (&a.turn_backs, a.style) {
+        (Some(path), _) => {
+            let shown = path.display().to_string();
+            let text = crate::levels::read_user_file(path)?;
+            let file: TemplateFile = crate::levels::parse_ron(&shown, &text)?;
+            turn_back_relabelings(&file, 4).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?
+        }
+        (None, Some(style)) => variants(style, a.count, a.tries, a.seed, 4),
+        (None, None) => unreachable!("clap requires --style without --turn-backs"),
+    };
+    for (k, f) in files.iter().enumerate() {
+        let text = template_ron(f)?;
+        match &a.out {
+            Some(dir) => write_atomic(&dir.join(format!("v{:02}.ron", k + 1)), text.as_bytes())?,
+            None => println!("{text}"),
         }
     }
     Ok(())
+}
+
+/// A template file as `levels/puyo/` holds them: the table as a raw string, and the manual
+/// overrides a relabeled file keeps (generated ones have none).
+fn template_ron(f: &TemplateFile) -> anyhow::Result<String> {
+    let mut overrides = String::new();
+    if !f.differ.is_empty() {
+        overrides += &format!("    differ: {},\n", ron::to_string(&f.differ)?);
+    }
+    if !f.weights.is_empty() {
+        overrides += &format!("    weights: {},\n", ron::to_string(&f.weights)?);
+    }
+    Ok(format!("(\n    name: {:?},\n    chain: {},\n    table: r#\"\n{}\"#,\n{overrides})\n", f.name, f.chain, f.table))
 }

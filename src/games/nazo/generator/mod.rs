@@ -333,47 +333,10 @@ fn take_steps(
     let mut steps = Vec::new();
     let mut placements = Vec::new();
     for k in 0..params.moves {
-        let coloured = |x: &(Label, Puyo)| x.0 != Label::Garbage;
-        let mut options = Vec::new();
-        for c in 0..WIDTH {
-            let h = cols[c].len();
-            if h >= 2 && coloured(&cols[c][h - 1]) && coloured(&cols[c][h - 2]) {
-                options.push((c, c));
-            }
-            if c + 1 < WIDTH && cols[c].last().is_some_and(coloured) && cols[c + 1].last().is_some_and(coloured) {
-                options.push((c, c + 1));
-            }
-        }
-        if k == 0 {
-            options.retain(|&(a, b)| {
-                let taken: Vec<&(Label, Puyo)> = if a == b {
-                    cols[a].iter().rev().take(2).collect()
-                } else {
-                    cols[a].last().into_iter().chain(cols[b].last()).collect()
-                };
-                taken.iter().any(|x| x.0 == Label::Link(1))
-            });
-        }
-        let &(a, b) = options.choose(rng)?;
-        let (upper, lower) = if a == b {
-            let u = cols[a].pop()?;
-            (u, cols[a].pop()?)
-        } else {
-            let r = cols[b].pop()?;
-            (r, cols[a].pop()?)
-        };
-        // `lower` is the bottom (vertical) or left (horizontal) puyo; the axis is chosen at random.
-        let flip = rng.random_bool(0.5);
-        let (axis, child) = if flip { (upper.1, lower.1) } else { (lower.1, upper.1) };
-        let rot = match (a == b, flip) {
-            (true, false) => Rotation::Up,
-            (true, true) => Rotation::Down,
-            (false, false) => Rotation::Right,
-            (false, true) => Rotation::Left,
-        };
-        let col = if flip && a != b { b } else { a };
-        steps.push(Step::Pair(Pair::new(axis, child)));
-        placements.push(Placement { col: col as u8, rot });
+        let &pick = removable_pairs(&cols, k == 0).choose(rng)?;
+        let (pair, placement) = take_pair(&mut cols, pick, rng)?;
+        steps.push(Step::Pair(pair));
+        placements.push(placement);
     }
     steps.reverse();
     placements.reverse();
@@ -393,6 +356,62 @@ fn take_steps(
         clear: None,
     };
     Some((Puzzle { field: start, steps, goal }, placements))
+}
+
+/// The pairs of coloured puyos on top of `cols` that a last placement could have put there:
+/// two on top of one column (a, a) or the tops of neighbouring columns (a, a + 1). For the
+/// `last` placement (the first taken back), only those holding a puyo of the first link,
+/// since that placement must start the chain.
+fn removable_pairs(cols: &[Vec<(Label, Puyo)>; WIDTH], last: bool) -> Vec<(usize, usize)> {
+    let coloured = |x: &(Label, Puyo)| x.0 != Label::Garbage;
+    let mut options = Vec::new();
+    for c in 0..WIDTH {
+        let h = cols[c].len();
+        if h >= 2 && coloured(&cols[c][h - 1]) && coloured(&cols[c][h - 2]) {
+            options.push((c, c));
+        }
+        if c + 1 < WIDTH && cols[c].last().is_some_and(coloured) && cols[c + 1].last().is_some_and(coloured) {
+            options.push((c, c + 1));
+        }
+    }
+    if last {
+        options.retain(|&(a, b)| {
+            let taken: Vec<&(Label, Puyo)> = if a == b {
+                cols[a].iter().rev().take(2).collect()
+            } else {
+                cols[a].last().into_iter().chain(cols[b].last()).collect()
+            };
+            taken.iter().any(|x| x.0 == Label::Link(1))
+        });
+    }
+    options
+}
+
+/// Takes the pair (a, b) of [`removable_pairs`] off `cols`: the pair and the placement that
+/// puts it back, its axis puyo chosen at random.
+fn take_pair(
+    cols: &mut [Vec<(Label, Puyo)>; WIDTH],
+    (a, b): (usize, usize),
+    rng: &mut impl Rng,
+) -> Option<(Pair, Placement)> {
+    let (upper, lower) = if a == b {
+        let u = cols[a].pop()?;
+        (u, cols[a].pop()?)
+    } else {
+        let r = cols[b].pop()?;
+        (r, cols[a].pop()?)
+    };
+    // `lower` is the bottom (vertical) or left (horizontal) puyo.
+    let flip = rng.random_bool(0.5);
+    let (axis, child) = if flip { (upper.1, lower.1) } else { (lower.1, upper.1) };
+    let rot = match (a == b, flip) {
+        (true, false) => Rotation::Up,
+        (true, true) => Rotation::Down,
+        (false, false) => Rotation::Right,
+        (false, true) => Rotation::Left,
+    };
+    let col = if flip && a != b { b } else { a };
+    Some((Pair::new(axis, child), Placement { col: col as u8, rot }))
 }
 
 /// §6.1 step 4 plus the type filters (§6.4) and the rejection rules (§8); the solution count.
