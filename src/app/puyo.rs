@@ -735,7 +735,21 @@ fn seats_status_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
 fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     ui.label(egui::RichText::new("AI parameters").strong());
     let before = game.settings.params.clone();
-    let p = &mut game.settings.params;
+    ai_params_ui(ui, &mut game.settings.params);
+    if game.settings.params.group != before.group {
+        game.templates = TemplateEditor::default();
+    }
+    if game.settings.params != before {
+        game.rebuild_players();
+    }
+    let Ok(player) = game.make_player(AiKind::Template) else { return };
+    best_template_ui(ui, game, &player);
+    egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
+}
+
+/// The template players' settings (group, search, compiler, the combined player's switch and
+/// extension) and potential maximization's.
+fn ai_params_ui(ui: &mut egui::Ui, p: &mut AiParams) {
     egui::ComboBox::from_label("template group").selected_text(p.group.clone()).show_ui(ui, |ui| {
         for g in ["stairs8", "sandwich8", "domino6", "all"] {
             ui.selectable_value(&mut p.group, g.to_string(), g);
@@ -778,13 +792,10 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         .response
         .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links (12 while more than 16 cells are empty)");
     potential_ui(ui, &mut p.potential);
-    if game.settings.params.group != before.group {
-        game.templates = TemplateEditor::default();
-    }
-    if game.settings.params != before {
-        game.rebuild_players();
-    }
-    let Ok(player) = game.make_player(AiKind::Template) else { return };
+}
+
+/// Board 1's best template with its score, and (on request) its conflicting cells marked.
+fn best_template_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
     let field = game.game.sides[0].field;
     let mut conflicts = Bits::EMPTY;
     match best_template(player.templates(), &field) {
@@ -804,7 +815,6 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         game.templates.conflict_cells = shown;
         game.redraw = true;
     }
-    egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
 }
 
 /// Potential maximization's open decisions (spec §9.7-9.8), for the paper's players; asobi's
