@@ -193,6 +193,11 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(e.contains("--weak '3y2'"), "{e}");
     let e = run(&["eval", "--n", "0", "--json"]).unwrap_err().to_string();
     assert!(e.contains("at least 1"), "{e}");
+    // A depth that would take hours a game is refused, not started.
+    let e = run(&["eval", "--depth", "99", "--json"]).unwrap_err().to_string();
+    assert!(e.contains("--depth") && e.contains("at most 8"), "{e}");
+    let e = run(&["generate", "--strong", "16x9", "--count", "1", "--json"]).unwrap_err().to_string();
+    assert!(e.contains("--strong '16x9'") && e.contains("D from 1 to 8"), "{e}");
     let e = run(&["eval", "--ties", "sideways", "--json"]).unwrap_err().to_string();
     assert!(e.contains("--ties") && e.contains("sideways"), "{e}");
     let e = run(&["eval", "--terminal-at-depth", "maybe", "--json"]).unwrap_err().to_string();

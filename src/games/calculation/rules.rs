@@ -261,7 +261,84 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// Every target and stack-to-foundation move the engine could be asked for, valid or not
+    /// (one foundation and one stack past the end as well).
+    fn every_target(g: &Game) -> impl Iterator<Item = Target> {
+        let (fs, ss) = (FOUNDATIONS as u8 + 1, g.stacks.len() as u8 + 1);
+        (0..fs).map(Target::Foundation).chain((0..ss).map(Target::Stack))
+    }
+
+    fn every_move(g: &Game) -> impl Iterator<Item = (u8, u8)> {
+        let (fs, ss) = (FOUNDATIONS as u8 + 1, g.stacks.len() as u8 + 1);
+        (0..ss).flat_map(move |s| (0..fs).map(move |f| (s, f)))
+    }
+
+    /// The invariants of any reachable position: 52 cards, each card drawn at most once and
+    /// stacked with its own rank, foundations within 0..=13, the observation's stock count.
+    fn check_position(g: &Game) -> Result<(), TestCaseError> {
+        prop_assert_eq!(g.card_count(), DECK);
+        prop_assert!(g.foundations.iter().all(|&h| h <= FULL));
+        let mut seen = [false; DECK];
+        for c in g.stacks.iter().flatten() {
+            let id = c.id as usize;
+            prop_assert!(id < g.drawn_count() && !seen[id], "card {} stacked twice or before its draw", id);
+            seen[id] = true;
+            prop_assert_eq!(c.rank, g.deal().ranks[id]);
+        }
+        let o = g.observe();
+        prop_assert_eq!(o.stock_left() as usize, DECK - g.drawn_count() - usize::from(o.drawn.is_some()));
+        prop_assert_eq!(g.is_won(), g.foundations.iter().map(|&h| h as usize).sum::<usize>() == DECK);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Along random plays of random deals, the legal-target and legal-move lists are exactly
+        /// the requests the engine accepts, a refused request changes nothing, and cards are
+        /// conserved.
+        #[test]
+        fn legal_lists_match_the_rule_checks(seed in 0u64..10_000, stacks in 1usize..=6, picks in prop::collection::vec(any::<u16>(), 52)) {
+            let mut g = Game::new(Deal::from_seed(seed, 0), stacks).unwrap();
+            for pick in picks {
+                let targets = g.legal_targets();
+                for t in every_target(&g) {
+                    let mut probe = g.clone();
+                    let accepted = probe.place(t).is_ok();
+                    prop_assert_eq!(accepted, targets.contains(&t), "{:?}", t);
+                    if !accepted {
+                        prop_assert_eq!(&probe, &g);
+                    }
+                }
+                if targets.is_empty() {
+                    prop_assert!(g.current().is_none());
+                    break;
+                }
+                g.place(targets[pick as usize % targets.len()]).unwrap();
+                // Then some of the stack-to-foundation moves, chosen by the same draw.
+                for _ in 0..(pick % 4) {
+                    let moves = g.legal_moves();
+                    for (s, f) in every_move(&g) {
+                        let mut probe = g.clone();
+                        let accepted = probe.move_top(s, f).is_ok();
+                        prop_assert_eq!(accepted, moves.contains(&(s, f)), "{} -> {}", s, f);
+                        prop_assert_eq!(accepted, g.can_move(s, f));
+                        if !accepted {
+                            prop_assert_eq!(&probe, &g);
+                        }
+                    }
+                    let Some(&(s, f)) = moves.get((pick >> 2) as usize % moves.len().max(1)) else { break };
+                    g.move_top(s, f).unwrap();
+                }
+                check_position(&g)?;
+            }
+            prop_assert!(g.current().is_none(), "52 placements empty the stock");
+        }
+    }
 
     #[test]
     fn target_sequences_match_the_paper() {

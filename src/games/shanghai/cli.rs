@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::ai::tune::{TuneOptions, tune};
-use super::ai::{PlayerParams, RISK_WINDOW, SOLVE_NODES, TieBreak};
+use super::ai::{MAX_DEPTH, PlayerParams, RISK_WINDOW, SOLVE_NODES, TieBreak};
 use super::catalog::{bundled, load, read_weights, weights_for};
 use super::experiment::{Deals, Eval, Generate, OnLayout, Oracle, TracedDecision};
 use super::generator::{DealSource, backward_play};
@@ -50,8 +50,8 @@ pub struct EvalArgs {
     /// Determinizations of the hidden tiles per decision.
     #[arg(long, default_value_t = 16, value_parser = at_least_one::<u32>)]
     pub n: u32,
-    /// Search depth D.
-    #[arg(long, default_value_t = 3, value_parser = at_least_one::<u32>)]
+    /// Search depth D (1 to 8).
+    #[arg(long, default_value_t = 3, value_parser = search_depth)]
     pub depth: u32,
     /// Plain random deals (may be unsolvable) instead of generator deals.
     #[arg(long)]
@@ -114,6 +114,13 @@ pub struct ExtensionArgs {
     /// The risk check's window of mean values.
     #[arg(long, default_value_t = RISK_WINDOW, value_parser = risk_window)]
     pub risk_window: f64,
+}
+
+fn search_depth(s: &str) -> Result<u32, String> {
+    match at_least_one::<u32>(s)? {
+        d if d <= MAX_DEPTH => Ok(d),
+        _ => Err(format!("at most {MAX_DEPTH} (each ply multiplies the time by about 3)")),
+    }
 }
 
 fn risk_window(s: &str) -> Result<f64, String> {
@@ -205,8 +212,8 @@ pub struct TuneArgs {
     /// n of the player being tuned.
     #[arg(long, default_value_t = 4, value_parser = at_least_one::<u32>)]
     pub n: u32,
-    /// D of the player being tuned.
-    #[arg(long, default_value_t = 2, value_parser = at_least_one::<u32>)]
+    /// D of the player being tuned (1 to 8).
+    #[arg(long, default_value_t = 2, value_parser = search_depth)]
     pub depth: u32,
     /// Weight preset to start from (default: the layout's bundled preset, else the built-in weights).
     #[arg(long)]
@@ -235,8 +242,10 @@ pub struct TuneArgs {
 fn parse_player(s: &str, weights: Weights, what: &str) -> anyhow::Result<PlayerParams> {
     let parsed = s.split_once(['x', 'X']).and_then(|(n, d)| Some((n.trim().parse().ok()?, d.trim().parse().ok()?)));
     match parsed {
-        Some((n, depth)) if n >= 1 && depth >= 1 => Ok(PlayerParams { n, depth, weights, ..PlayerParams::default() }),
-        _ => bail!("--{what} '{s}': expected nxD with n, D >= 1, e.g. 16x3"),
+        Some((n, depth)) if n >= 1 && (1..=MAX_DEPTH).contains(&depth) => {
+            Ok(PlayerParams { n, depth, weights, ..PlayerParams::default() })
+        }
+        _ => bail!("--{what} '{s}': expected nxD with n >= 1 and D from 1 to {MAX_DEPTH}, e.g. 16x3"),
     }
 }
 
