@@ -265,13 +265,14 @@ mod tests {
 
     use super::*;
 
-    /// Every target and stack-to-foundation move the engine could be asked for, valid or not
-    /// (one foundation and one stack past the end as well).
+    /// Every target the engine could be asked for, valid or not (one foundation and one stack
+    /// past the end as well).
     fn every_target(g: &Game) -> impl Iterator<Item = Target> {
         let (fs, ss) = (FOUNDATIONS as u8 + 1, g.stacks.len() as u8 + 1);
         (0..fs).map(Target::Foundation).chain((0..ss).map(Target::Stack))
     }
 
+    /// Every stack-to-foundation move the engine could be asked for, in the same bounds.
     fn every_move(g: &Game) -> impl Iterator<Item = (u8, u8)> {
         let (fs, ss) = (FOUNDATIONS as u8 + 1, g.stacks.len() as u8 + 1);
         (0..ss).flat_map(move |s| (0..fs).map(move |f| (s, f)))

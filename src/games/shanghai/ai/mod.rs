@@ -136,8 +136,8 @@ fn default_solve_nodes() -> u64 {
 pub const RISK_WINDOW: f64 = 0.03;
 
 /// The deepest search the command line accepts: each ply multiplies the time by about 3
-/// (n = 16 on the turtle: D = 3 about 8 s a game, D = 6 about 80 s), so D = 9 would take hours
-/// a game.
+/// (n = 16 on the turtle: D = 3 about 8 s a game, D = 6 about 80 s), so D = 9 would take
+/// about half an hour a game.
 pub const MAX_DEPTH: u32 = 8;
 
 fn default_risk_window() -> f64 {
