@@ -720,6 +720,7 @@ fn register_lab_entries(app: &mut App) {
                     player,
                     deals: Deals::Source(DealSource::Generator),
                     blunders: false,
+                    peek: false,
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let solved = records.iter().filter(|r| r.solved).count() as u64;

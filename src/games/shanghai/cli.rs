@@ -69,6 +69,11 @@ pub struct EvalArgs {
     /// move, a guess, a searched move (`blunders` in the result; the decisions are the same).
     #[arg(long)]
     pub blunders: bool,
+    /// A diagnostic: the player sees every tile, hidden ones included, so each of its samples
+    /// is the real deal (use --n 1) and what it still loses, its search and certain-move rules
+    /// lose, not the hidden tiles.
+    #[arg(long)]
+    pub peek: bool,
     /// Play only game INDEX (deal INDEX / plays, play INDEX % plays) and print each decision:
     /// the tiles left, the pair removed, the certain-move rule or the best mean values (with
     /// --blunders, the move that lost the real deal), then the game's record as JSON.
@@ -343,7 +348,15 @@ fn eval(a: EvalArgs) -> anyhow::Result<()> {
     };
     let weights = player_weights(&layout, &a.weights)?;
     let player = a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() });
-    let exp = Eval { layout: OnLayout::new(&layout), instances, plays: a.plays, player, deals, blunders: a.blunders };
+    let exp = Eval {
+        layout: OnLayout::new(&layout),
+        instances,
+        plays: a.plays,
+        player,
+        deals,
+        blunders: a.blunders,
+        peek: a.peek,
+    };
     match a.trace {
         Some(index) => trace_eval(&exp, index, a.batch.seed)?,
         None => drop(run_cli(&exp, &a.batch)?),

@@ -13,7 +13,7 @@ use super::ai::{Decision, Player, PlayerParams, VirtualPlayer, is_guess, play_ou
 use super::generator::{DealSource, deal};
 use super::layout::Layout;
 use super::level::LayoutFile;
-use super::rules::{Game, Kind, Move};
+use super::rules::{Game, Kind, Move, Observation};
 use crate::lab::rng::{GameRng, sub_rng};
 use crate::lab::runner::{Experiment, MergeFn, merge};
 use crate::lab::stats::{mean, median, wilson95};
@@ -72,6 +72,10 @@ pub struct Eval {
     /// Also find, in each lost game, the move after which the real deal became unsolvable.
     #[serde(default)]
     pub blunders: bool,
+    /// The player sees every tile, hidden ones included (a diagnostic: it separates what the
+    /// search loses from what the hidden tiles cost).
+    #[serde(default)]
+    pub peek: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -127,11 +131,13 @@ pub struct TracedDecision<'a> {
 /// With `find_blunder`, checks after each move whether the real deal is still solvable and
 /// records, for a lost game, the blunder with the tiles left after it and, for a searched
 /// one, the lead of the chosen move over the best-valued move that kept the deal solvable.
+/// With `peek` the player sees every tile.
 fn play_recorded(
     game: &mut Game,
     player: &VirtualPlayer,
     rng: &mut GameRng,
     find_blunder: bool,
+    peek: bool,
     trace: &mut dyn FnMut(&TracedDecision),
 ) -> EvalRecord {
     let lost = |game: &Game| {
@@ -141,7 +147,7 @@ fn play_recorded(
     let mut safe_lead = None;
     let mut number = 0;
     loop {
-        let obs = game.observation();
+        let obs = if peek { Observation::peeking(game) } else { game.observation() };
         let Some(d) = player.decide(&obs, rng) else { break };
         let cause = match d.certain_rule {
             Some(rule) => Blunder::Certain(rule),
@@ -204,7 +210,7 @@ impl Eval {
         let mut game = Game::new(layout.clone(), self.deals.get(layout, seed, index / self.plays));
         let player = VirtualPlayer { params: self.player };
         let mut rng = sub_rng(seed, index, PLAY_STREAM);
-        let record = play_recorded(&mut game, &player, &mut rng, self.blunders, trace);
+        let record = play_recorded(&mut game, &player, &mut rng, self.blunders, self.peek, trace);
         EvalRecord { ms: ms(start), ..record }
     }
 }

@@ -24,12 +24,23 @@ pub struct Observation {
 
 impl Observation {
     pub fn of(game: &Game) -> Observation {
+        Observation::showing(game, |i| game.layout.is_visible(&game.present, i))
+    }
+
+    /// The view of a player who sees every remaining tile, hidden ones included (the
+    /// diagnostic `shanghai eval --peek`: whatever such a player loses, its search loses).
+    pub fn peeking(game: &Game) -> Observation {
+        Observation::showing(game, |_| true)
+    }
+
+    /// The view in which the remaining tiles for which `known` holds show their kinds.
+    fn showing(game: &Game, known: impl Fn(usize) -> bool) -> Observation {
         let n = game.layout.len();
         let mut remaining = vec![0u8; game.kinds.iter().map(|&k| k as usize + 1).max().unwrap_or(0)];
         let mut kinds = vec![UNKNOWN; n];
         for i in game.present.iter() {
             remaining[game.kinds[i] as usize] += 1;
-            if game.layout.is_visible(&game.present, i) {
+            if known(i) {
                 kinds[i] = game.kinds[i];
             }
         }
