@@ -28,7 +28,8 @@ impl Observation {
     }
 
     /// The view of a player who sees every remaining tile, hidden ones included (the
-    /// diagnostic `shanghai eval --peek`: whatever such a player loses, its search loses).
+    /// diagnostic `shanghai eval --peek`: what such a player loses, its search and certain-move
+    /// rules lose, not the hidden tiles).
     pub fn peeking(game: &Game) -> Observation {
         Observation::showing(game, |_| true)
     }
