@@ -721,6 +721,7 @@ fn register_lab_entries(app: &mut App) {
                     deals: Deals::Source(DealSource::Generator),
                     blunders: false,
                     peek: false,
+                    lock_risk: 0,
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let solved = records.iter().filter(|r| r.solved).count() as u64;

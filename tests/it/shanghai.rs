@@ -62,7 +62,16 @@ fn eval_exp() -> Eval {
     let layout = load("mini_spider").unwrap();
     let player = PlayerParams { n: 2, depth: 2, ..PlayerParams::default() };
     let deals = Deals::Source(DealSource::Generator);
-    Eval { layout: OnLayout::new(&layout), instances: 6, plays: 3, player, deals, blunders: false, peek: false }
+    Eval {
+        layout: OnLayout::new(&layout),
+        instances: 6,
+        plays: 3,
+        player,
+        deals,
+        blunders: false,
+        peek: false,
+        lock_risk: 0,
+    }
 }
 
 /// Looking for blunders changes no decision, and every lost generator game is lost by a
@@ -119,6 +128,37 @@ fn a_peeking_player_loses_nothing_to_hidden_tiles() {
     assert!(lost_by(&plain, hidden) > 0, "the weak player loses games at guesses or searched moves");
     assert_eq!(lost_by(&peeking, hidden), 0);
     assert_eq!(lost_by(&peeking, |b| !matches!(b, Blunder::Certain(4))), 0);
+}
+
+/// `eval --blunders --lock-risk` judges each searched or guessed losing decision on more
+/// worlds without changing a decision: the counts are ordered (the safest move of all, the
+/// safest near the one played, the one played, the worlds) and the summary counts them.
+#[test]
+fn judging_a_losing_decision_changes_no_decision() {
+    let weak = PlayerParams { n: 1, depth: 1, ..PlayerParams::default() };
+    let plain = Eval { player: weak, blunders: true, ..eval_exp() };
+    let judging = Eval { lock_risk: 12, ..plain.clone() };
+    let records =
+        |exp: &Eval| run_records(exp, 5, Shard::WHOLE, Some(1), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+    // A lost deal stays lost, so compare every move played, not only the outcomes.
+    let moves = |exp: &Eval, index: u64| {
+        let mut played = Vec::new();
+        exp.play_traced(5, index, &mut |m| played.push(m.decision.mv));
+        played
+    };
+    assert!((0..plain.games()).all(|i| moves(&plain, i) == moves(&judging, i)));
+    let (before, judged) = (records(&plain), records(&judging));
+    let risks: Vec<_> = judged.records.iter().filter_map(|r| r.lock_risk).collect();
+    let hidden =
+        judged.records.iter().filter(|r| r.blunder.is_some_and(|(b, _)| matches!(b, Blunder::Guess | Blunder::Search)));
+    assert_eq!(risks.len(), hidden.count(), "every searched or guessed loss is judged");
+    assert!(!risks.is_empty());
+    for r in &risks {
+        assert!(r.worlds > 0 && r.least <= r.near && r.near <= r.played && r.played <= r.worlds, "{r:?}");
+    }
+    let summary = judging.summarize(&judged.records);
+    assert_eq!(summary["blunders"]["lock_risk"]["judged"], risks.len());
+    assert!(plain.summarize(&before.records)["blunders"]["lock_risk"].is_null());
 }
 
 /// `eval --trace` shows the batch's own game: one decision per move, two tiles each, and with

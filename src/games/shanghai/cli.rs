@@ -74,6 +74,12 @@ pub struct EvalArgs {
     /// lose, not the hidden tiles.
     #[arg(long)]
     pub peek: bool,
+    /// With --blunders: judge every legal move of a searched or guessed decision that lost the
+    /// real deal on this many more solvable worlds dealt from what the player saw, by the risk
+    /// check's solver (`lock_risk` under `blunders`: was a move valued near the one played
+    /// less risky, so that the loss was avoidable at that move?).
+    #[arg(long, value_name = "WORLDS", default_value_t = 0, requires = "blunders")]
+    pub lock_risk: u32,
     /// Play only game INDEX (deal INDEX / plays, play INDEX % plays) and print each decision:
     /// the tiles left, the pair removed, the certain-move rule or the best mean values (with
     /// --blunders, the move that lost the real deal), then the game's record as JSON.
@@ -314,6 +320,13 @@ fn describe_decision(layout: &Layout, m: &TracedDecision) -> String {
             m.kind,
             rest.join(", ")
         );
+        if let Some(r) = m.lock_risk {
+            text += &format!(
+                "\n  on {} worlds dealt from what the player saw, the move played loses {}, the safest move \
+                 valued near it {}, the safest of all {}",
+                r.worlds, r.played, r.near, r.least
+            );
+        }
     }
     text + "\n"
 }
@@ -356,6 +369,7 @@ fn eval(a: EvalArgs) -> anyhow::Result<()> {
         deals,
         blunders: a.blunders,
         peek: a.peek,
+        lock_risk: a.lock_risk,
     };
     match a.trace {
         Some(index) => trace_eval(&exp, index, a.batch.seed)?,

@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::ai::risk::losses;
 use super::ai::solver::{Solver, Verdict};
 use super::ai::{Decision, Player, PlayerParams, VirtualPlayer, is_guess, play_out};
 use super::generator::{DealSource, deal};
@@ -20,6 +21,9 @@ use crate::lab::stats::{mean, median, wilson95};
 
 /// Stream of the players' randomness (the deals have their own, see [`deal`]).
 const PLAY_STREAM: u64 = 0x91A4;
+/// Stream of the worlds that judge a losing decision ([`Eval::lock_risk`]); its own, so
+/// that judging changes no decision.
+const LOCK_RISK_STREAM: u64 = 0x10C4;
 
 /// The layout an experiment runs on, carried in its parameters so that shard files are
 /// self-contained; built once per process.
@@ -76,6 +80,11 @@ pub struct Eval {
     /// search loses from what the hidden tiles cost).
     #[serde(default)]
     pub peek: bool,
+    /// With `blunders`, judge every legal move of a searched or guessed decision that lost the
+    /// real deal on this many solvable worlds dealt from what the player saw, as the risk
+    /// check does (0: off): was a move at hand that risked less?
+    #[serde(default)]
+    pub lock_risk: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -89,6 +98,33 @@ pub struct EvalRecord {
     /// that kept the real deal solvable (`None`: every move lost it).
     #[serde(default)]
     pub safe_lead: Option<f64>,
+    /// With [`Eval::lock_risk`]: the losing decision judged on worlds the player could not
+    /// tell from the real deal.
+    #[serde(default)]
+    pub lock_risk: Option<LockRisk>,
+}
+
+/// A decision judged on solvable worlds dealt from what the player saw: in how many of them
+/// the solver proves the position after a move lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockRisk {
+    /// The worlds judged.
+    pub worlds: u32,
+    /// Worlds the move played loses.
+    pub played: u32,
+    /// The fewest worlds lost by a move whose mean value lies within the player's risk window
+    /// below the played move's (the played move included).
+    pub near: u32,
+    /// The fewest worlds lost by any legal move.
+    pub least: u32,
+}
+
+impl LockRisk {
+    /// A move valued about as high as the one played risked less than half as much: better
+    /// judgement of the same information could have avoided this loss, at least at this move.
+    pub fn avoidable(&self) -> bool {
+        2 * self.near < self.played
+    }
 }
 
 /// What lost a game: the kind of decision after which the peeking solver proves the real
@@ -125,26 +161,30 @@ pub struct TracedDecision<'a> {
     /// The real game before the move, hidden tiles included (for the reader; the player saw
     /// only its observation).
     pub before: &'a Game,
+    /// At the losing move, with [`Eval::lock_risk`]: the decision judged on more worlds.
+    pub lock_risk: Option<LockRisk>,
 }
 
 /// Plays `game` to its end like [`play_out`] (the same decisions), showing each to `trace`.
-/// With `find_blunder`, checks after each move whether the real deal is still solvable and
+/// With `exp.blunders`, checks after each move whether the real deal is still solvable and
 /// records, for a lost game, the blunder with the tiles left after it and, for a searched
-/// one, the lead of the chosen move over the best-valued move that kept the deal solvable.
-/// With `peek` the player sees every tile.
+/// one, the lead of the chosen move over the best-valued move that kept the deal solvable;
+/// with `exp.lock_risk`, judges the losing decision on worlds drawn from `judge_rng`. With
+/// `exp.peek` the player sees every tile.
 fn play_recorded(
+    exp: &Eval,
     game: &mut Game,
-    player: &VirtualPlayer,
     rng: &mut GameRng,
-    find_blunder: bool,
-    peek: bool,
+    judge_rng: &mut GameRng,
     trace: &mut dyn FnMut(&TracedDecision),
 ) -> EvalRecord {
+    let (find_blunder, peek) = (exp.blunders, exp.peek);
+    let player = VirtualPlayer { params: exp.player };
     let lost = |game: &Game| {
         Solver::new(&game.layout, &game.kinds).solve_within(game.present, BLUNDER_NODES) == Verdict::Unsolvable
     };
     let mut blunder = (find_blunder && lost(game)).then_some((Blunder::Dealt, game.present.len() as u32));
-    let mut safe_lead = None;
+    let (mut safe_lead, mut lock_risk) = (None, None);
     let mut number = 0;
     loop {
         let obs = if peek { Observation::peeking(game) } else { game.observation() };
@@ -166,14 +206,40 @@ fn play_recorded(
             };
             let best_safe = d.values.iter().filter(|(m, _)| *m != d.mv).filter(safe).map(|v| v.1).reduce(f64::max);
             safe_lead = best_safe.filter(|_| cause == Blunder::Search).map(|v| chosen - v);
+            if exp.lock_risk > 0 {
+                lock_risk = judge_lock_risk(&obs, &d, exp.lock_risk, &exp.player, judge_rng);
+            }
         }
         number += 1;
         let (tiles_left, kind) = (before.present.len() as u32, before.kinds[d.mv.a as usize]);
-        trace(&TracedDecision { number, tiles_left, decision: &d, kind, lost_here, before: &before });
+        let lock_risk = lock_risk.filter(|_| lost_here);
+        trace(&TracedDecision { number, tiles_left, decision: &d, kind, lost_here, before: &before, lock_risk });
     }
     let solved = game.is_won();
     let blunder = if solved || !find_blunder { None } else { blunder.or(Some((Blunder::Unproven, 0))) };
-    EvalRecord { solved, ms: 0.0, blunder, safe_lead }
+    EvalRecord { solved, ms: 0.0, blunder, safe_lead, lock_risk }
+}
+
+/// Decision `d` judged on `worlds` solvable worlds dealt from `obs` by the risk check's
+/// judge ([`losses`]); `None` for a certain move (it has no values to compare).
+fn judge_lock_risk(
+    obs: &Observation,
+    d: &Decision,
+    worlds: u32,
+    params: &PlayerParams,
+    rng: &mut GameRng,
+) -> Option<LockRisk> {
+    let moves: Vec<Move> = d.values.iter().map(|v| v.0).collect();
+    let played = moves.iter().position(|&m| m == d.mv)?;
+    let judged = losses(obs, &moves, worlds, params, rng);
+    let floor = d.values[played].1 - params.risk_window;
+    let lost_near = d.values.iter().zip(&judged.lost).filter(|((_, v), _)| *v >= floor).map(|(_, &l)| l);
+    Some(LockRisk {
+        worlds: judged.worlds,
+        played: judged.lost[played],
+        near: lost_near.min()?,
+        least: *judged.lost.iter().min()?,
+    })
 }
 
 impl Experiment for Eval {
@@ -208,9 +274,9 @@ impl Eval {
         let start = Instant::now();
         let layout = self.layout.layout();
         let mut game = Game::new(layout.clone(), self.deals.get(layout, seed, index / self.plays));
-        let player = VirtualPlayer { params: self.player };
         let mut rng = sub_rng(seed, index, PLAY_STREAM);
-        let record = play_recorded(&mut game, &player, &mut rng, self.blunders, self.peek, trace);
+        let mut judge_rng = sub_rng(seed, index, LOCK_RISK_STREAM);
+        let record = play_recorded(self, &mut game, &mut rng, &mut judge_rng, trace);
         EvalRecord { ms: ms(start), ..record }
     }
 }
@@ -237,6 +303,27 @@ fn blunder_summary(records: &[EvalRecord]) -> Value {
         "mean_tiles_left": mean(&left),
         "search_with_safe_move": leads.len(),
         "mean_lead_over_safe_move": mean(&leads),
+        "lock_risk": lock_risk_summary(records),
+    })
+}
+
+/// The judged losing decisions ([`Eval::lock_risk`]): how many, how many were
+/// [`LockRisk::avoidable`], and the mean share of the worlds lost by the move played, by the
+/// safest move valued near it and by the safest move of all (`null` when none was judged).
+fn lock_risk_summary(records: &[EvalRecord]) -> Value {
+    let judged: Vec<LockRisk> = records.iter().filter_map(|r| r.lock_risk).filter(|r| r.worlds > 0).collect();
+    if judged.is_empty() {
+        return Value::Null;
+    }
+    let share = |count: fn(&LockRisk) -> u32| {
+        mean(&judged.iter().map(|r| count(r) as f64 / r.worlds as f64).collect::<Vec<_>>())
+    };
+    json!({
+        "judged": judged.len(),
+        "avoidable": judged.iter().filter(|r| r.avoidable()).count(),
+        "played_share_lost": share(|r| r.played),
+        "near_share_lost": share(|r| r.near),
+        "least_share_lost": share(|r| r.least),
     })
 }
 

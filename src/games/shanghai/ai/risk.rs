@@ -42,29 +42,32 @@ pub fn choose(
         return None;
     }
     let candidates: Vec<Move> = near.iter().map(|&i| values[i].0).collect();
-    let lost = losses(obs, &candidates, params.risk_worlds, params, rng);
-    let (least, most) = (*lost.iter().min()?, *lost.iter().max()?);
-    let safest = near.iter().zip(&lost).filter(|&(_, &l)| l == least).map(|(&i, _)| i);
+    let judged = losses(obs, &candidates, params.risk_worlds, params, rng);
+    let (least, most) = (*judged.lost.iter().min()?, *judged.lost.iter().max()?);
+    let safest = near.iter().zip(&judged.lost).filter(|&(_, &l)| l == least).map(|(&i, _)| i);
     let pick = safest.reduce(|b, i| if better(i, b) { i } else { b })?;
     let check = format!(
         "risk check of {} moves: {least}-{most} of {} worlds lost, played {:.3}",
         near.len(),
-        params.risk_worlds,
+        judged.worlds,
         values[pick].1
     );
     Some((pick, check))
 }
 
+/// Candidate moves judged on solvable worlds by [`losses`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Losses {
+    /// Per candidate, the worlds in which the solver proves the move lost.
+    pub lost: Vec<u32>,
+    /// The worlds judged: those the solver found solvable, at most the number asked for.
+    pub worlds: u32,
+}
+
 /// How many of up to `worlds` solvable worlds each of `candidates` loses: after the move
 /// the solver proves the world unsolvable. Worlds are dealt from `rng` like the searched
 /// ones (the hidden kinds shuffled onto the hidden tiles).
-pub fn losses(
-    obs: &Observation,
-    candidates: &[Move],
-    worlds: u32,
-    params: &PlayerParams,
-    rng: &mut GameRng,
-) -> Vec<u32> {
+pub fn losses(obs: &Observation, candidates: &[Move], worlds: u32, params: &PlayerParams, rng: &mut GameRng) -> Losses {
     let params = PlayerParams { solve_nodes: RISK_NODES, ..*params };
     let hidden: Vec<usize> = obs.unknown().collect();
     let mut pool = obs.hidden_kinds();
@@ -86,7 +89,7 @@ pub fn losses(
             *l += u32::from(search.loses(obs.present, m));
         }
     }
-    lost
+    Losses { lost, worlds: kept }
 }
 
 #[cfg(test)]
@@ -117,8 +120,8 @@ mod tests {
                 let safe = moves.iter().copied().rfind(|&m| !lost(&game, m));
                 let locks = moves.iter().copied().find(|&m| lost(&game, m));
                 if let (Some(safe), Some(locks), 0) = (safe, locks, obs.unknown().count()) {
-                    let counts = losses(&obs, &[locks, safe], 8, &PlayerParams::default(), &mut game_rng(seed, 1));
-                    assert_eq!(counts, vec![8, 0]);
+                    let judged = losses(&obs, &[locks, safe], 8, &PlayerParams::default(), &mut game_rng(seed, 1));
+                    assert_eq!(judged, Losses { lost: vec![8, 0], worlds: 8 });
                     checked += 1;
                 }
                 // Play the last move that keeps the deal solvable, or stop when none does.
