@@ -112,8 +112,8 @@ pub struct LockRisk {
     pub worlds: u32,
     /// Worlds the move played loses.
     pub played: u32,
-    /// The fewest worlds lost by a move whose mean value lies within the player's risk window
-    /// below the played move's (the played move included).
+    /// The fewest worlds lost by a move whose mean value is at least the played move's less
+    /// the player's risk window (the played move and any valued higher included).
     pub near: u32,
     /// The fewest worlds lost by any legal move.
     pub least: u32,
@@ -212,8 +212,17 @@ fn play_recorded(
         }
         number += 1;
         let (tiles_left, kind) = (before.present.len() as u32, before.kinds[d.mv.a as usize]);
-        let lock_risk = lock_risk.filter(|_| lost_here);
-        trace(&TracedDecision { number, tiles_left, decision: &d, kind, lost_here, before: &before, lock_risk });
+        let judged_here = lock_risk.filter(|_| lost_here);
+        let traced = TracedDecision {
+            number,
+            tiles_left,
+            decision: &d,
+            kind,
+            lost_here,
+            before: &before,
+            lock_risk: judged_here,
+        };
+        trace(&traced);
     }
     let solved = game.is_won();
     let blunder = if solved || !find_blunder { None } else { blunder.or(Some((Blunder::Unproven, 0))) };
