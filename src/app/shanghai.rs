@@ -14,6 +14,7 @@ use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
 use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_pointer, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::shanghai::ai::risk::RiskJudge;
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, weights_for};
 use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
@@ -664,9 +665,18 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     .on_hover_text("nodes of each of those solver searches");
     ui.checkbox(&mut p.solvable_worlds, "re-sample unsolvable worlds")
         .on_hover_text("asobi's extension: redeal hidden tiles when the sample is provably lost");
-    ui.add(egui::Slider::new(&mut p.risk_worlds, 0..=128).text("risk check worlds")).on_hover_text(
-        "asobi's extension: the near-best moves are judged on this many more worlds by the solver alone",
-    );
+    ui.add(egui::Slider::new(&mut p.risk_worlds, 0..=128).text("risk check worlds"))
+        .on_hover_text("asobi's extension: the near-best moves are judged on this many more worlds");
+    ui.add_enabled_ui(p.risk_worlds > 0, |ui| {
+        egui::ComboBox::from_label("risk judge").selected_text(format!("{:?}", p.risk_judge)).show_ui(ui, |ui| {
+            ui.selectable_value(
+                &mut p.risk_judge,
+                RiskJudge::Locks,
+                "Locks: the solver proves the move locks the world",
+            );
+            ui.selectable_value(&mut p.risk_judge, RiskJudge::Rollouts, "Rollouts: a greedy player fails to clear it");
+        });
+    });
     ui.add_enabled(p.risk_worlds > 0, egui::Slider::new(&mut p.risk_window, 0.0..=0.2).text("risk check window"))
         .on_hover_text("moves whose mean value lies this close to the best take part in the risk check");
     let mut ties = p.tie_break();

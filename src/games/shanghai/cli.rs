@@ -7,6 +7,7 @@ use anyhow::{Context, bail, ensure};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
+use super::ai::risk::RiskJudge;
 use super::ai::tune::{TuneOptions, tune};
 use super::ai::{MAX_DEPTH, PlayerParams, RISK_WINDOW, SOLVE_NODES, TieBreak};
 use super::catalog::{bundled, load, read_weights, weights_for};
@@ -125,6 +126,11 @@ pub struct ExtensionArgs {
     /// The risk check's window of mean values.
     #[arg(long, default_value_t = RISK_WINDOW, value_parser = risk_window)]
     pub risk_window: f64,
+    /// How the risk check tells that a move loses a world: the peeking solver proves the move
+    /// locks it, or the greedy player (seeing only what a player sees) fails to clear it after
+    /// the move.
+    #[arg(long, value_enum, default_value_t = RiskJudge::Locks)]
+    pub risk_judge: RiskJudge,
 }
 
 fn search_depth(s: &str) -> Result<u32, String> {
@@ -153,6 +159,7 @@ impl ExtensionArgs {
             terminal_at_depth: self.terminal_at_depth.unwrap_or(self.dead_ends),
             risk_worlds: self.risk_worlds,
             risk_window: self.risk_window,
+            risk_judge: self.risk_judge,
             ..player
         }
     }
@@ -504,7 +511,9 @@ mod tests {
     fn the_risk_check_is_asked_for() {
         assert_eq!(player(&[]).risk_worlds, 0);
         let p = player(&["--risk-worlds", "48", "--risk-window", "0.1"]);
-        assert_eq!((p.risk_worlds, p.risk_window), (48, 0.1));
+        assert_eq!((p.risk_worlds, p.risk_window, p.risk_judge), (48, 0.1, RiskJudge::Locks));
+        assert_eq!(player(&["--risk-judge", "rollouts"]).risk_judge, RiskJudge::Rollouts);
         assert!(Extensions::try_parse_from(["x", "--risk-window", "2"]).is_err());
+        assert!(Extensions::try_parse_from(["x", "--risk-judge", "oracle"]).is_err());
     }
 }

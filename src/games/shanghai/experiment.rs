@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::ai::risk::losses;
+use super::ai::risk::{RiskJudge, losses};
 use super::ai::solver::{Solver, Verdict};
 use super::ai::{Decision, Player, PlayerParams, VirtualPlayer, is_guess, play_out};
 use super::generator::{DealSource, deal};
@@ -240,7 +240,7 @@ fn judge_lock_risk(
 ) -> Option<LockRisk> {
     let moves: Vec<Move> = d.values.iter().map(|v| v.0).collect();
     let played = moves.iter().position(|&m| m == d.mv)?;
-    let judged = losses(obs, &moves, worlds, params, rng);
+    let judged = losses(obs, &moves, worlds, RiskJudge::Locks, params, rng);
     let floor = d.values[played].1 - params.risk_window;
     let lost_near = d.values.iter().zip(&judged.lost).filter(|((_, v), _)| *v >= floor).map(|(_, &l)| l);
     Some(LockRisk {

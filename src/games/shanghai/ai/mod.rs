@@ -14,8 +14,9 @@
 //! the search cannot finish stays near 1, so a move that loses the sampled world scored
 //! like a safe one), the solver's check of rule 4 and the rating of guesses in the search
 //! (see [`search`]), and among equal mean values a move that is no guess goes first. A
-//! third, the risk check ([`risk`]), judges the moves valued near the best on more worlds by
-//! the solver alone and plays the one that loses the fewest.
+//! third, the risk check ([`risk`]), judges the moves valued near the best on more worlds,
+//! by the solver or by rollouts of a greedy player ([`rollout`]), and plays the one that
+//! loses the fewest.
 //!
 //! Equal mean values are common (every sampled world cleared within depth D scores 1), and
 //! the paper does not say how it breaks them (spec §10.4): [`TieBreak`] does. With the first
@@ -26,6 +27,7 @@
 pub mod certain;
 pub mod features;
 pub mod risk;
+pub mod rollout;
 pub mod search;
 pub mod solver;
 pub mod tune;
@@ -40,6 +42,7 @@ use crate::games::shanghai::tileset::TileSet;
 use crate::lab::rng::GameRng;
 use certain::certain_move;
 use features::{PositionStats, action_value, features};
+use risk::RiskJudge;
 use search::Search;
 use solver::{Solver, Verdict};
 
@@ -123,6 +126,9 @@ pub struct PlayerParams {
     pub risk_worlds: u32,
     #[serde(default = "default_risk_window")]
     pub risk_window: f64,
+    /// How the risk check tells that a move loses a world (old files: the lock judge).
+    #[serde(default)]
+    pub risk_judge: RiskJudge,
 }
 
 /// The default of [`PlayerParams::solve_nodes`], also what files without the field ran with.
@@ -158,6 +164,7 @@ impl Default for PlayerParams {
             ties: None,
             risk_worlds: 0,
             risk_window: RISK_WINDOW,
+            risk_judge: RiskJudge::Locks,
         }
     }
 }
