@@ -15,7 +15,7 @@ use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment, run_for_lab};
 use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, side_panel, spawn_text};
 use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
-use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells, spawn_well};
+use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::nazo::experiment::GenerateExperiment;
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target, generate};
@@ -443,7 +443,10 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, ori
     if game.idle()
         && let Some((_, pair)) = next
     {
-        draw_cursor(commands, assets, game, pair, &at, scale);
+        let field = game.current_field();
+        for sprite in pair_cursor_sprites(assets, &field, pair, game.cursor, &at, scale) {
+            commands.spawn((BoardPiece, sprite));
+        }
     }
     // Upcoming steps, the one to place first at the top.
     let first = next.map_or(game.puzzle.steps.len(), |(i, _)| i + usize::from(game.idle()));
@@ -515,43 +518,6 @@ fn draw_captions(commands: &mut Commands, game: &NazoGame, at: &impl Fn(f32, f32
     };
     if let Some((text, color)) = banner {
         spawn_text(commands, BoardPiece, text, at(middle, HEIGHT as f32 / 2.0 + 2.0, 3.0), 30.0 * scale, color);
-    }
-}
-
-/// The pair above the field and where it would land.
-fn draw_cursor(
-    commands: &mut Commands,
-    assets: &PuyoAssets,
-    game: &NazoGame,
-    pair: crate::games::puyo::rules::Pair,
-    at: &impl Fn(f32, f32, f32) -> Vec3,
-    scale: f32,
-) {
-    let cursor = game.cursor;
-    let (dc, dr): (f32, f32) = match cursor.rot {
-        Rotation::Up => (0.0, 1.0),
-        Rotation::Down => (0.0, -1.0),
-        Rotation::Right => (1.0, 0.0),
-        Rotation::Left => (-1.0, 0.0),
-    };
-    let base = HEIGHT as f32 + 0.2 - dr.min(0.0);
-    for (p, (c, r)) in [(pair.axis, (cursor.col as f32, base)), (pair.child, (cursor.col as f32 + dc, base + dr))] {
-        commands.spawn((
-            BoardPiece,
-            Mesh2d(assets.puyo.clone()),
-            MeshMaterial2d(assets.kinds[p.index()].clone()),
-            Transform::from_translation(at(c, r, 2.0)).with_scale(Vec3::splat(scale)),
-        ));
-    }
-    if let Some(((ac, ar), (cc, cr))) = game.current_field().landing(cursor) {
-        for (c, r) in [(ac, ar), (cc, cr)] {
-            commands.spawn((
-                BoardPiece,
-                Mesh2d(assets.puyo.clone()),
-                MeshMaterial2d(assets.ghost.clone()),
-                Transform::from_translation(at(c as f32, r as f32, 1.5)).with_scale(Vec3::splat(scale * 0.6)),
-            ));
-        }
     }
 }
 

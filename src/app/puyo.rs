@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
 use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, side_panel, spawn_text};
-use super::puyo_board::{Frame, animate_cells, move_frames, spawn_cells, spawn_well};
+use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::{WeightRule, compile};
 use crate::games::puyo::ai::potential::PotentialParams;
@@ -591,32 +591,9 @@ fn draw_human_cursor(
     if game.settings.seats[i] != Seat::Human || !awaits_decision(game, i) {
         return;
     }
-    let pair = game.game.pair(i, 0);
-    let cursor = game.cursor[i];
-    let (dc, dr) = match cursor.rot {
-        Rotation::Up => (0.0, 1.0),
-        Rotation::Down => (0.0, -1.0),
-        Rotation::Right => (1.0, 0.0),
-        Rotation::Left => (-1.0, 0.0),
-    };
-    let base = HEIGHT as f32;
-    for (p, (c, r)) in [(pair.axis, (cursor.col as f32, base)), (pair.child, (cursor.col as f32 + dc, base + dr))] {
-        commands.spawn((
-            BoardPiece,
-            Mesh2d(assets.puyo.clone()),
-            MeshMaterial2d(assets.kinds[p.index()].clone()),
-            Transform::from_translation(at(c, r, 2.0)).with_scale(Vec3::splat(scale)),
-        ));
-    }
-    if let Some(((ac, ar), (cc, cr))) = game.game.sides[i].field.landing(cursor) {
-        for (c, r) in [(ac, ar), (cc, cr)] {
-            commands.spawn((
-                BoardPiece,
-                Mesh2d(assets.puyo.clone()),
-                MeshMaterial2d(assets.ghost.clone()),
-                Transform::from_translation(at(c as f32, r as f32, 1.5)).with_scale(Vec3::splat(scale * 0.6)),
-            ));
-        }
+    let field = &game.game.sides[i].field;
+    for sprite in pair_cursor_sprites(assets, field, game.game.pair(i, 0), game.cursor[i], at, scale) {
+        commands.spawn((BoardPiece, sprite));
     }
 }
 

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::puyo::PuyoAssets;
-use crate::games::puyo::rules::{Bits, Chain, Field, HEIGHT, Pair, Placement, WIDTH};
+use crate::games::puyo::rules::{Bits, Chain, Field, HEIGHT, Pair, Placement, Rotation, WIDTH};
 
 /// One picture of a board.
 #[derive(Clone, Debug, Default)]
@@ -110,6 +110,40 @@ pub(super) fn spawn_well(
     ));
 }
 
+/// The sprites of the pair a player is placing: the pair above `field` at `cursor` (lifted so
+/// that a downward child stays above the top row) and ghosts where it would land.
+pub(super) fn pair_cursor_sprites(
+    assets: &PuyoAssets,
+    field: &Field,
+    pair: Pair,
+    cursor: Placement,
+    at: &impl Fn(f32, f32, f32) -> Vec3,
+    scale: f32,
+) -> Vec<(Mesh2d, MeshMaterial2d<ColorMaterial>, Transform)> {
+    let (dc, dr): (f32, f32) = match cursor.rot {
+        Rotation::Up => (0.0, 1.0),
+        Rotation::Down => (0.0, -1.0),
+        Rotation::Right => (1.0, 0.0),
+        Rotation::Left => (-1.0, 0.0),
+    };
+    let base = HEIGHT as f32 + 0.2 - dr.min(0.0);
+    let col = cursor.col as f32;
+    let mut sprites: Vec<_> = [(pair.axis, (col, base)), (pair.child, (col + dc, base + dr))]
+        .into_iter()
+        .map(|(p, (c, r))| {
+            let place = Transform::from_translation(at(c, r, 2.0)).with_scale(Vec3::splat(scale));
+            (Mesh2d(assets.puyo.clone()), MeshMaterial2d(assets.kinds[p.index()].clone()), place)
+        })
+        .collect();
+    if let Some((axis, child)) = field.landing(cursor) {
+        sprites.extend([axis, child].into_iter().map(|(c, r)| {
+            let place = Transform::from_translation(at(c as f32, r as f32, 1.5)).with_scale(Vec3::splat(scale * 0.6));
+            (Mesh2d(assets.puyo.clone()), MeshMaterial2d(assets.ghost.clone()), place)
+        }));
+    }
+    sprites
+}
+
 /// Spawns the puyos of `frame` (tagged with `tag`), falling and flashing as the frame says;
 /// `at(col, row, z)` places a cell, and a frame lasts `duration` seconds.
 pub(super) fn spawn_cells(
@@ -191,5 +225,31 @@ mod tests {
         // The blue puyo above the reds falls from row 2 to row 0 in the last frame.
         assert_eq!(frames[2].falling, vec![((0, 0), 2.0)]);
         assert_eq!(frames[2].field.count(), 1);
+    }
+
+    #[test]
+    fn the_pair_cursor_stays_above_the_field_and_its_ghosts_mark_the_landing() {
+        use crate::games::puyo::rules::Puyo;
+        let assets = PuyoAssets {
+            puyo: Handle::default(),
+            kinds: vec![Handle::default(); 8],
+            flash: Handle::default(),
+            ghost: Handle::default(),
+            well: Handle::default(),
+            hidden_row: Handle::default(),
+            cell: Handle::default(),
+        };
+        let field = Field::from_ascii("R.....").expect("valid field");
+        let pair = Pair { axis: Puyo::Red, child: Puyo::Blue };
+        let at = |c: f32, r: f32, z: f32| Vec3::new(c, r, z);
+        let down = Placement { col: 0, rot: Rotation::Down };
+        let sprites = pair_cursor_sprites(&assets, &field, pair, down, &at, 1.0);
+        let spots: Vec<Vec2> = sprites.iter().map(|s| s.2.translation.truncate()).collect();
+        // The pair, the child under the axis but still above the top row, then the two ghosts.
+        assert_eq!(spots.len(), 4);
+        assert!(spots[1].y > (HEIGHT - 1) as f32 && spots[0].y > spots[1].y);
+        let mut ghosts = [spots[2], spots[3]];
+        ghosts.sort_by(|a, b| a.y.total_cmp(&b.y));
+        assert_eq!(ghosts, [Vec2::new(0.0, 1.0), Vec2::new(0.0, 2.0)]);
     }
 }
