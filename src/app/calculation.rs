@@ -528,7 +528,7 @@ impl<'g> Painter<'g> {
                 }
             }
             let need = next_rank(f, h).map_or("done".to_string(), |r| format!("->{}", rank_char(r)));
-            self.label(commands, format!("{need}  {h}/{FULL}"), col, HEAD - 14.0, self.small * 0.9, LABEL);
+            self.label(commands, format!("F{f} {need} {h}/{FULL}"), col, HEAD - 14.0, self.small * 0.9, LABEL);
             self.estimate(commands, Target::Foundation(f as u8), col, HEAD + CARD_H + 14.0);
         }
         animated
@@ -560,7 +560,7 @@ impl<'g> Painter<'g> {
                 if let Some(f) = self.game.planner.label(card).filter(|_| self.game.settings.ai_plays) {
                     let corner = Vec3::new(CARD_W * 0.28 * self.scale, (CARD_H / 2.0 - 12.0) * self.scale, 0.005);
                     let size = 11.0 * self.scale.max(0.6);
-                    spawn_text(commands, BoardPiece, format!("-{f}"), at + corner, size, Color::srgb(0.2, 0.4, 0.7));
+                    spawn_text(commands, BoardPiece, format!("F{f}"), at + corner, size, Color::srgb(0.2, 0.4, 0.7));
                 }
             }
         }
