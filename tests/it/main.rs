@@ -4,6 +4,7 @@ mod ai_task;
 mod calculation;
 mod cli;
 mod labyrinth;
+mod levels;
 mod nazo;
 mod puyo;
 mod shanghai;

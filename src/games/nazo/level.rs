@@ -31,7 +31,9 @@ pub fn validate(_name: &str, text: &str) -> Result<(), (usize, usize, String)> {
     let set: PuzzleSet = ron::from_str(text).map_err(|e| (e.span.start.line, e.span.start.col, e.code.to_string()))?;
     for entry in &set.puzzles {
         if !entry.query.starts_with("field=") {
-            let line = text.lines().position(|l| l.contains(&entry.query)).map_or(0, |i| i + 1);
+            // The query's first line (a RON string may span lines), else the file's first.
+            let first = entry.query.lines().next().unwrap_or_default();
+            let line = text.lines().position(|l| l.contains(&format!("\"{first}"))).map_or(1, |i| i + 1);
             return Err((line, 1, format!("puzzle '{}': query must start with 'field='", entry.name)));
         }
     }
