@@ -32,8 +32,8 @@ pub fn validate(_name: &str, text: &str) -> Result<(), (usize, usize, String)> {
     for entry in &set.puzzles {
         if !entry.query.starts_with("field=") {
             // The query's first line (a RON string may span lines), else the file's first.
-            let first = entry.query.lines().next().unwrap_or_default();
-            let line = text.lines().position(|l| l.contains(&format!("\"{first}"))).map_or(1, |i| i + 1);
+            let opening = format!("\"{}", entry.query.lines().next().unwrap_or_default());
+            let line = text.lines().position(|l| l.contains(&opening)).map_or(1, |i| i + 1);
             return Err((line, 1, format!("puzzle '{}': query must start with 'field='", entry.name)));
         }
     }
