@@ -364,7 +364,8 @@ fn redraw_board(
     } else if game.game.is_over() {
         "no removable pair left".to_string()
     } else {
-        format!("{} tiles left, {} free pairs", game.game.present.len(), game.game.legal_moves().len())
+        let pairs = game.game.legal_moves().len();
+        format!("{} tiles left, {pairs} free pair{}", game.game.present.len(), if pairs == 1 { "" } else { "s" })
     };
     commands.spawn((
         TilePiece,

@@ -281,16 +281,22 @@ pub fn text_report(result: &Value, whole: &str) -> String {
         if k == "records" {
             continue;
         }
-        let shown = match v {
-            Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() != 0.0) => {
-                format!("{:.4}", n.as_f64().unwrap_or(0.0))
-            }
-            Value::String(t) => t.clone(),
-            other => other.to_string(),
-        };
-        s.push_str(&format!("{k:>width$}: {}\n", elide(&shown, REPORT_VALUE_CHARS, whole)));
+        s.push_str(&format!("{k:>width$}: {}\n", elide(&shown(v), REPORT_VALUE_CHARS, whole)));
     }
     s
+}
+
+/// A result value for people: floating-point numbers to 4 places, also inside lists (an
+/// interval), and strings unquoted; objects as JSON.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Number(n) if n.is_f64() => format!("{:.4}", n.as_f64().unwrap_or(0.0)),
+        Value::String(t) => t.clone(),
+        Value::Array(items) if items.iter().all(Value::is_number) => {
+            format!("[{}]", items.iter().map(shown).collect::<Vec<_>>().join(", "))
+        }
+        other => other.to_string(),
+    }
 }
 
 /// A shard file as read back by `asobi merge`.
@@ -430,6 +436,15 @@ mod tests {
         assert!(report.contains("short: abc\n"));
         assert!(report.contains(" ... (50 more characters; --json shows all)"));
         assert!(!report.contains(&long));
+    }
+
+    #[test]
+    fn text_report_rounds_fractions_also_in_intervals() {
+        let result = serde_json::json!({"rate": 0.123456, "ci95": [0.1, 1.0], "games": 7, "counts": [1, 2]});
+        let report = text_report(&result, "--json");
+        assert!(report.contains("rate: 0.1235\n"), "{report}");
+        assert!(report.contains("ci95: [0.1000, 1.0000]\n"), "{report}");
+        assert!(report.contains("games: 7\n") && report.contains("counts: [1, 2]\n"), "{report}");
     }
 
     /// A toy experiment: each game draws a number; the summary counts the even ones.
