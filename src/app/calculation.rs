@@ -750,11 +750,7 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
             && *i == game.game.drawn_count()
         {
             for c in choices {
-                let name = match c.target {
-                    Target::Foundation(f) => format!("foundation {f}"),
-                    Target::Stack(s) => format!("stack {s}"),
-                };
-                ui.monospace(format!("{name:<13} {:.3e}", c.estimate));
+                ui.monospace(format!("{:<13} {:.3e}", c.target.to_string(), c.estimate));
             }
             ui.small("stack-game estimates (a scale for comparing options, not a win chance)");
         }

@@ -245,13 +245,6 @@ fn dedup(plans: impl IntoIterator<Item = Plan>, limit: usize) -> Vec<Plan> {
     plans.into_iter().filter(|p| seen.insert(p.clone())).take(limit).collect()
 }
 
-fn target_name(t: Target) -> String {
-    match t {
-        Target::Foundation(f) => format!("foundation {f}"),
-        Target::Stack(s) => format!("stack {s}"),
-    }
-}
-
 impl Player for Planner {
     fn name(&self) -> String {
         format!("planner L={} lookahead={}", self.params.plans, self.params.lookahead)
@@ -275,7 +268,7 @@ impl Player for Planner {
         let why = format!(
             "{} to {}: estimate {score:.3e} ({} plans, lookahead {})",
             rank_char(card.rank),
-            target_name(target),
+            target,
             self.beam.len(),
             self.params.lookahead
         );

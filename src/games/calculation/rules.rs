@@ -91,6 +91,15 @@ pub enum Target {
     Stack(u8),
 }
 
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Foundation(i) => write!(f, "foundation {i}"),
+            Target::Stack(i) => write!(f, "stack {i}"),
+        }
+    }
+}
+
 /// A rule violation; the engine never panics on a bad move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
