@@ -287,12 +287,12 @@ pub fn text_report(result: &Value, whole: &str) -> String {
 }
 
 /// A result value for people: floating-point numbers to 4 places, also inside lists (an
-/// interval), and strings unquoted; objects as JSON.
+/// interval, a map of points), and strings unquoted; objects as JSON.
 fn shown(v: &Value) -> String {
     match v {
         Value::Number(n) if n.is_f64() => format!("{:.4}", n.as_f64().unwrap_or(0.0)),
         Value::String(t) => t.clone(),
-        Value::Array(items) if items.iter().all(Value::is_number) => {
+        Value::Array(items) if items.iter().all(|v| v.is_number() || v.is_array()) => {
             format!("[{}]", items.iter().map(shown).collect::<Vec<_>>().join(", "))
         }
         other => other.to_string(),
@@ -439,12 +439,13 @@ mod tests {
     }
 
     #[test]
-    fn text_report_rounds_fractions_also_in_intervals() {
-        let result = serde_json::json!({"rate": 0.123456, "ci95": [0.1, 1.0], "games": 7, "counts": [1, 2]});
+    fn text_report_rounds_fractions_also_in_lists() {
+        let result = serde_json::json!({"rate": 0.123456, "ci95": [0.1, 1.0], "games": 7, "counts": [1, 2], "map": [[0.5, 2.0 / 3.0]]});
         let report = text_report(&result, "--json");
         assert!(report.contains("rate: 0.1235\n"), "{report}");
         assert!(report.contains("ci95: [0.1000, 1.0000]\n"), "{report}");
         assert!(report.contains("games: 7\n") && report.contains("counts: [1, 2]\n"), "{report}");
+        assert!(report.contains("map: [[0.5000, 0.6667]]\n"), "{report}");
     }
 
     /// A toy experiment: each game draws a number; the summary counts the even ones.
