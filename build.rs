@@ -5,28 +5,57 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-// Each game's level format, compiled here exactly as in the crate (serde + std only).
-#[path = "src/games/calculation/level.rs"]
-mod calculation;
-#[path = "src/games/labyrinth/level.rs"]
-mod labyrinth;
-#[path = "src/games/nazo/level.rs"]
-mod nazo;
-#[path = "src/games/puyo/level.rs"]
-mod puyo;
-#[path = "src/games/shanghai/level.rs"]
-mod shanghai;
+// Each game's level format, compiled here exactly as in the crate, at the crate's paths
+// (`crate::games::<game>::level`). Nazo Puyo's parses its pon2 queries, so the parser and the
+// Puyo field types it uses come along; the build uses only their parsing.
+#[path = "src/games"]
+#[allow(dead_code)]
+mod games {
+    pub mod calculation {
+        pub mod level;
+    }
+    pub mod labyrinth {
+        pub mod level;
+    }
+    pub mod nazo {
+        pub mod goal;
+        pub mod io;
+        pub mod level;
+        pub mod puzzle;
+    }
+    pub mod puyo {
+        pub mod level;
+        /// `rules/mod.rs` without the versus game (it derives the command line's types):
+        /// the field types the pon2 parser and the goals use.
+        pub mod rules {
+            mod bits;
+            mod chain;
+            mod field;
+            mod placement;
+            mod puyo;
+            pub use bits::{Bits, HEIGHT, WIDTH};
+            pub use chain::Link;
+            pub use field::Field;
+            pub use placement::{Placement, Rotation};
+            pub use puyo::{Pair, Puyo};
+        }
+    }
+    pub mod shanghai {
+        pub mod level;
+    }
+}
+use games::{calculation, labyrinth, nazo, puyo, shanghai};
 
 /// Signature every game's `level::validate` has: file name within the game's folder, text.
 type Validator = fn(&str, &str) -> Result<(), (usize, usize, String)>;
 
 fn validator(game: &str) -> Option<Validator> {
     Some(match game {
-        "calculation" => calculation::validate,
-        "labyrinth" => labyrinth::validate,
-        "nazo" => nazo::validate,
-        "puyo" => puyo::validate,
-        "shanghai" => shanghai::validate,
+        "calculation" => calculation::level::validate,
+        "labyrinth" => labyrinth::level::validate,
+        "nazo" => nazo::level::validate,
+        "puyo" => puyo::level::validate,
+        "shanghai" => shanghai::level::validate,
         _ => return None,
     })
 }

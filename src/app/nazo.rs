@@ -722,7 +722,7 @@ fn saved_sets() -> Vec<anyhow::Result<Set>> {
         .iter()
         .map(|path| {
             let text = crate::levels::read_user_file(path)?;
-            from_ron(&path.display().to_string(), &text)
+            Ok(from_ron(&path.display().to_string(), &text)?)
         })
         .collect()
 }

@@ -307,7 +307,7 @@ impl Field {
     }
 
     /// The field as 13 ASCII rows, top to bottom (the format of [`Field::from_ascii`]).
-    pub fn to_ascii(&self) -> String {
+    pub fn to_ascii(self) -> String {
         let mut s = String::with_capacity(HEIGHT * (WIDTH + 1));
         for row in (0..HEIGHT).rev() {
             for col in 0..WIDTH {
