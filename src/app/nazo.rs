@@ -25,7 +25,7 @@ use crate::games::nazo::puzzle::{Puzzle, Step, placement_pon2};
 use crate::games::nazo::sets::{Set, bundled, from_ron, to_ron};
 use crate::games::nazo::sim::replay;
 use crate::games::nazo::solver::{SolveOptions, Solved, solve};
-use crate::games::puyo::rules::{Field, HEIGHT, Placement, Rotation, WIDTH};
+use crate::games::puyo::rules::{Field, HEIGHT, Placement, WIDTH};
 use crate::lab::rng::GameRng;
 use crate::lab::runner::{SharedProgress, write_atomic};
 
@@ -117,7 +117,7 @@ impl NazoGame {
             title: String::new(),
             puzzle: Puzzle::default(),
             moves: Vec::new(),
-            cursor: Placement { col: 2, rot: Rotation::Up },
+            cursor: Placement::SPAWN,
             queue: VecDeque::new(),
             shown: Frame::default(),
             frame_left: 0.0,
@@ -181,7 +181,7 @@ impl NazoGame {
         self.queue.clear();
         self.shown = Frame { field: *r.fields.last().expect("a replay has a field"), ..Frame::default() };
         self.verdict = self.verdict_of(&r);
-        self.cursor = Placement { col: 2, rot: Rotation::Up };
+        self.cursor = Placement::SPAWN;
         self.redraw = true;
     }
 
@@ -228,6 +228,7 @@ impl NazoGame {
             return false;
         }
         self.moves.push(p);
+        self.cursor = Placement::SPAWN;
         let r = replay(&self.puzzle, &self.moves);
         let (frames, _) = move_frames(&before, pair, p).expect("checked: the placement fits");
         self.queue.extend(frames);
@@ -849,4 +850,18 @@ fn lab_generate(method: Method, size: u64, seed: u64, progress: &SharedProgress)
             },
         ]
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::puyo::rules::Rotation;
+
+    #[test]
+    fn after_a_move_the_next_pair_appears_at_the_spawn_placement() {
+        let mut game = NazoGame::new(false);
+        game.cursor = Placement { col: 0, rot: Rotation::Right };
+        assert!(game.play(game.cursor), "the first puzzle takes a pair at column 1");
+        assert_eq!(game.cursor, Placement::SPAWN);
+    }
 }

@@ -149,7 +149,7 @@ impl PuyoGame {
             jobs: Default::default(),
             chosen: [None, None],
             garbage_done: [None, None],
-            cursor: [Placement { col: 2, rot: Rotation::Up }; 2],
+            cursor: [Placement::SPAWN; 2],
             queues: Default::default(),
             shown: Default::default(),
             frame_left: 0.0,
@@ -314,6 +314,7 @@ fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<PuyoGame>, mut 
         }
         if keys.any_just_pressed([drop, drop2]) && game.game.sides[side].field.can_place(cursor) {
             game.chosen[side] = Some(Some(cursor));
+            game.cursor[side] = Placement::SPAWN;
         }
     }
 }

@@ -67,6 +67,8 @@ impl Placement {
     /// The 11 placements that give distinct results for a same-color pair (Up and Right only;
     /// Down equals Up, and Left at column c equals Right at column c-1).
     pub const DOUBLE: [Placement; 11] = distinct_for_double();
+    /// Where each new pair appears, as in the arcade game: column 3, the child above the axis.
+    pub const SPAWN: Placement = Placement { col: 2, rot: Rotation::Up };
 
     /// The placements worth trying for a pair: all 22, or the 11 distinct ones for a double.
     pub fn for_pair(double: bool) -> &'static [Placement] {
