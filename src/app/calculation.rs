@@ -208,12 +208,25 @@ fn human_input(
     let drawn = game.game.current();
     match (spot, game.selection, right || drawn.is_none()) {
         (Spot::Stack(s), sel, true) => {
-            let has_top = !game.game.stacks[s as usize].is_empty();
-            game.selection =
-                if sel == Selection::Stack(s) || !has_top { Selection::Drawn } else { Selection::Stack(s) };
+            game.selection = Selection::Drawn;
+            game.message = None;
+            if sel != Selection::Stack(s)
+                && let Some(top) = game.game.stacks[s as usize].last()
+            {
+                if (0..FOUNDATIONS as u8).any(|f| game.game.can_move(s, f)) {
+                    game.selection = Selection::Stack(s);
+                } else {
+                    game.message = Some(format!("stack {s} top ({}) fits no foundation yet", rank_char(top.rank)));
+                }
+            }
             game.redraw = true;
         }
-        (Spot::Stack(s), _, false) => {
+        // A stack is no target for a picked-up top: the click drops it, as Escape does.
+        (Spot::Stack(_), Selection::Stack(_), false) => {
+            game.selection = Selection::Drawn;
+            game.redraw = true;
+        }
+        (Spot::Stack(s), Selection::Drawn, false) => {
             let card = drawn.expect("checked");
             if game.game.place(Target::Stack(s)).is_ok() {
                 game.log(format!("you: {} to stack {s}", rank_char(card.rank)));
