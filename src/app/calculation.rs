@@ -16,8 +16,9 @@ use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_po
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
 use crate::games::calculation::experiment::Play;
+use crate::games::calculation::oracle::Action;
 use crate::games::calculation::rules::{
-    Card, DECK, Deal, FOUNDATIONS, FULL, Game, Target, next_rank, rank_char, target_rank,
+    Card, DECK, Deal, FOUNDATIONS, FULL, Game, Observation, Target, next_rank, rank_char, target_rank,
 };
 use crate::lab::runner::{Shard, SharedProgress, result_json, run_records};
 use crate::lab::stats::wilson95;
@@ -78,7 +79,7 @@ enum Spot {
 struct CalcGame {
     settings: Settings,
     game: Game,
-    /// The planner whose plans follow the game (reset when a person moves).
+    /// The planner whose plans follow the game (also a person's moves).
     planner: Planner,
     job: AiJob<(Planner, Decision)>,
     /// The decision waiting to be shown at the chosen speed.
@@ -133,10 +134,13 @@ impl CalcGame {
         self.game.is_won() || self.game.is_over()
     }
 
-    /// A person moved: the planner's plans no longer follow the game.
-    fn human_moved(&mut self) {
-        self.planner = Planner::new(self.settings.params.clone());
+    /// A person played `action` from `before`: the planner's plans follow it, and the
+    /// estimates of the position before it are dropped (also one still being computed).
+    fn human_moved(&mut self, before: &Observation, action: Action) {
+        self.planner.follow(before, action);
         self.job.cancel();
+        self.est_job.cancel();
+        self.estimates = None;
         self.pending = None;
         self.selection = Selection::Drawn;
         self.redraw = true;
@@ -206,6 +210,7 @@ fn human_input(
     let Ok(world) = cam.viewport_to_world_2d(cam_transform, pos) else { return };
     let Some(spot) = game.hits.iter().find(|(r, _)| r.contains(world)).map(|(_, s)| *s) else { return };
     let drawn = game.game.current();
+    let before = game.game.observe();
     match (spot, game.selection, right || drawn.is_none()) {
         (Spot::Stack(s), sel, true) => {
             game.selection = Selection::Drawn;
@@ -231,13 +236,13 @@ fn human_input(
             if game.game.place(Target::Stack(s)).is_ok() {
                 game.log(format!("you: {} to stack {s}", rank_char(card.rank)));
                 game.animate = Some(Target::Stack(s));
-                game.human_moved();
+                game.human_moved(&before, Action::Place(Target::Stack(s)));
             }
         }
         (Spot::Foundation(f), Selection::Stack(s), _) => match game.game.move_top(s, f) {
             Ok(()) => {
                 game.log(format!("you: stack {s} top to foundation {f}"));
-                game.human_moved();
+                game.human_moved(&before, Action::Move { stack: s, foundation: f });
             }
             Err(e) => {
                 game.message = Some(e.to_string());
@@ -250,7 +255,7 @@ fn human_input(
                 Ok(()) => {
                     game.log(format!("you: {} to foundation {f}", rank_char(card.rank)));
                     game.animate = Some(Target::Foundation(f));
-                    game.human_moved();
+                    game.human_moved(&before, Action::Place(Target::Foundation(f)));
                 }
                 Err(e) => {
                     game.message = Some(e.to_string());

@@ -144,20 +144,48 @@ impl Planner {
         (after, scored)
     }
 
-    /// Places `card` on `target`, keeps the best L plans, then plays the best plan's cascade.
-    fn advance(&self, at: (&Table, &[Plan], &[Base]), card: Card, target: Target) -> Step {
-        let (mut after, mut scored) = self.scored_children(at, card, target);
+    /// Places `card` on `target`: the table after it, the best score and the best L plans.
+    fn placed(&self, at: (&Table, &[Plan], &[Base]), card: Card, target: Target) -> (Table, f64, Vec<Plan>) {
+        let (after, mut scored) = self.scored_children(at, card, target);
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let value = scored.first().map_or(0.0, |s| s.0);
-        let mut beam = dedup(scored.into_iter().map(|(_, p)| p), self.params.plans);
+        (after, value, dedup(scored.into_iter().map(|(_, p)| p), self.params.plans))
+    }
+
+    /// The plans after the top of a stack, `top`, reached foundation `f` (`table` before it).
+    fn played_top(&self, beam: &[Plan], table: &Table, top: Card, f: u8) -> Vec<Plan> {
+        dedup(beam.iter().flat_map(|p| p.after_play(table, top, f, true)), self.params.plans)
+    }
+
+    /// Places `card` on `target`, keeps the best L plans, then plays the best plan's cascade.
+    fn advance(&self, at: (&Table, &[Plan], &[Base]), card: Card, target: Target) -> Step {
+        let (mut after, value, mut beam) = self.placed(at, card, target);
         let moves = beam.first().map(|best| after.cascade(best)).unwrap_or_default();
         for &(s, f) in &moves {
             let top = *after.stacks[s as usize].last().expect("cascade moves a card");
-            beam = dedup(beam.iter().flat_map(|p| p.after_play(&after, top, f, true)), self.params.plans);
+            beam = self.played_top(&beam, &after, top, f);
             after.stacks[s as usize].pop();
             after.foundations[f as usize] += 1;
         }
         Step { table: after, beam, value, moves }
+    }
+
+    /// Brings the plans along a move the planner did not choose (a person's, in the app), from
+    /// what it saw before the move, as for its own moves: without them its plans would label
+    /// none of the cards the person stacked, and every option would score 0.
+    pub fn follow(&mut self, before: &Observation, action: Action) {
+        let table = Table { foundations: before.foundations, stacks: before.stacks.clone() };
+        match action {
+            Action::Place(target) => {
+                let Some(card) = before.drawn else { return };
+                let bases = bases(&table, &self.beam);
+                self.beam = self.placed((&table, &self.beam, &bases), card, target).2;
+            }
+            Action::Move { stack, foundation } => {
+                let Some(&top) = table.stacks.get(stack as usize).and_then(|s| s.last()) else { return };
+                self.beam = self.played_top(&self.beam, &table, top, foundation);
+            }
+        }
     }
 
     /// The level-0 score of `card` going to `target`: [`Self::advance`]'s value without
@@ -351,6 +379,39 @@ mod tests {
             }
             beam = step.beam;
         }
+    }
+
+    #[test]
+    fn following_the_planners_own_moves_keeps_its_plans() {
+        let params = PlannerParams { plans: 20, lookahead: 0, ..PlannerParams::default() };
+        let (mut player, mut follower) = (Planner::new(params.clone()), Planner::new(params));
+        let mut game = Game::new(Deal::from_seed(3, 0), 4).unwrap();
+        while game.current().is_some() {
+            let obs = game.observe();
+            let d = player.decide(&obs);
+            let target = d.target.expect("a card is drawn");
+            follower.follow(&obs, Action::Place(target));
+            game.place(target).unwrap();
+            for &(stack, foundation) in &d.moves {
+                follower.follow(&game.observe(), Action::Move { stack, foundation });
+                game.move_top(stack, foundation).unwrap();
+            }
+            assert_eq!(follower.beam, player.beam, "after card {}", game.drawn_count());
+        }
+    }
+
+    #[test]
+    fn after_a_persons_placements_the_options_keep_their_estimates() {
+        // The app's Calculation screen shows these estimates while a person plays.
+        let mut planner = Planner::new(PlannerParams { plans: 50, lookahead: 0, ..PlannerParams::default() });
+        let mut game = Game::new(Deal::from_seed(1, 0), 4).unwrap();
+        for s in 0..2 {
+            let target = Target::Stack(s);
+            planner.follow(&game.observe(), Action::Place(target));
+            game.place(target).unwrap();
+        }
+        let options = planner.options(&game.observe());
+        assert!(options.iter().any(|c| c.estimate > 0.0), "{options:?}");
     }
 
     #[test]
