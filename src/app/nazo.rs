@@ -498,7 +498,7 @@ fn draw_captions(commands: &mut Commands, game: &NazoGame, at: &impl Fn(f32, f32
     let goal_at = at(WIDTH as f32 / 2.0 + 1.5, HEIGHT as f32 + 2.5, 2.0);
     spawn_text(commands, BoardPiece, goal, goal_at, 18.0 * scale.max(0.6), Color::srgb(1.0, 0.95, 0.7));
     let pairs = game.puzzle.moves();
-    let status = format!("{} - move {} of {}", game.title, game.moves.len().min(pairs), pairs);
+    let status = format!("{} - {} of {} moves played", game.title, game.moves.len().min(pairs), pairs);
     spawn_text(commands, BoardPiece, status, at(middle, -0.9, 2.0), 15.0 * scale.max(0.6), Color::srgb(0.7, 0.72, 0.8));
     if game.shown.link > 0 {
         let chain = format!("{} chain!", game.shown.link);
