@@ -464,7 +464,8 @@ fn mouse_input(
     };
     game.redraw = true;
     if !layout.is_free(&game.game.present, tile) {
-        game.log(format!("tile {tile} is not free"));
+        let why = if game.game.present.intersects(&layout.above[tile]) { "covered" } else { "blocked on both sides" };
+        game.log(format!("tile {tile} is not free: {why}"));
         return;
     }
     match game.selected {
