@@ -685,6 +685,7 @@ fn calc_panel(mut contexts: EguiContexts, mut game: ResMut<CalcGame>, mut next: 
 
 /// Stacks, seed and deal, and the buttons that start a game with them.
 fn deal_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
+    let stacks_before = game.settings.stacks;
     let s = &mut game.settings;
     ui.horizontal(|ui| {
         ui.label("stacks");
@@ -703,7 +704,8 @@ fn deal_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
         if ui.button("Next deal").clicked() {
             settings.deal += 1;
         }
-        if new_game || settings.deal != game.settings.deal {
+        // The stack count shapes the table, so a change deals at once, as the buttons do.
+        if new_game || settings.deal != game.settings.deal || settings.stacks != stacks_before {
             game.job.cancel();
             game.est_job.cancel();
             *game = CalcGame::new(settings);

@@ -770,7 +770,8 @@ fn labyrinth_panel(
 
 fn new_game_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
     let s = &mut game.settings;
-    ui.add(egui::Slider::new(&mut s.players, 2..=4).text("players"));
+    // The number of players shapes the game, so a change starts one at once.
+    let players_changed = ui.add(egui::Slider::new(&mut s.players, 2..=4).text("players")).changed();
     for i in 0..s.players {
         egui::ComboBox::from_label(format!("player {}", i + 1)).selected_text(s.seats[i].label()).show_ui(ui, |ui| {
             for seat in Seat::choices() {
@@ -781,7 +782,7 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
     ui.horizontal(|ui| {
         ui.label("seed");
         ui.add(egui::DragValue::new(&mut game.settings.seed));
-        if ui.button("New game").clicked() {
+        if ui.button("New game").clicked() || players_changed {
             let settings = game.settings.clone();
             game.job.cancel();
             let layout = game.layout;

@@ -644,6 +644,7 @@ fn puyo_panel(mut contexts: EguiContexts, mut game: ResMut<PuyoGame>, mut next: 
 }
 
 fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
+    let was_versus = game.settings.versus;
     let s = &mut game.settings;
     ui.horizontal(|ui| {
         ui.radio_value(&mut s.versus, false, "endless");
@@ -677,7 +678,9 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
             );
         });
     }
-    if ui.button("New game").clicked() {
+    // The mode decides the boards in play, so a switch starts a game at once; the other
+    // settings wait for the button.
+    if ui.button("New game").clicked() || game.settings.versus != was_versus {
         let settings = game.settings.clone();
         for job in &mut game.jobs {
             job.cancel();
