@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use egui_plot::{Bar, BarChart, Plot as EguiPlot, Points};
+use egui_plot::{Bar, BarChart, GridMark, Plot as EguiPlot, Points, uniform_grid_spacer};
 
 use super::panel::side_panel;
 use super::{DemoMode, Screen};
@@ -258,10 +258,23 @@ fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'
             let chart =
                 bars.iter().enumerate().map(|(i, (name, rate, _))| Bar::new(i as f64, *rate).name(name).width(0.6));
             let whiskers = bars.iter().enumerate().flat_map(|(i, (_, _, [lo, hi]))| [[i as f64, *lo], [i as f64, *hi]]);
-            EguiPlot::new(id).height(220.0).include_y(0.0).include_y(1.0).show(ui, |p| {
-                p.bar_chart(BarChart::new(title.clone(), chart.collect()));
-                p.points(Points::new("95% interval", whiskers.collect::<Vec<_>>()).radius(3.0));
-            });
+            // Bars stand at 0, 1, 2, ...: the x axis names them there and nowhere else.
+            let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+            let bar_name = move |mark: GridMark, _: &std::ops::RangeInclusive<f64>| {
+                let i = mark.value.round();
+                let whole = (mark.value - i).abs() < 1e-9 && i >= 0.0;
+                whole.then(|| names.get(i as usize).cloned()).flatten().unwrap_or_default()
+            };
+            EguiPlot::new(id)
+                .height(220.0)
+                .include_y(0.0)
+                .include_y(1.0)
+                .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+                .x_axis_formatter(bar_name)
+                .show(ui, |p| {
+                    p.bar_chart(BarChart::new(title.clone(), chart.collect()));
+                    p.points(Points::new("95% interval", whiskers.collect::<Vec<_>>()).radius(3.0));
+                });
             None
         }
         LabPlot::Scatter { title, x_label, y_label, points, marked, marked_label, opener } => {

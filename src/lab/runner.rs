@@ -287,13 +287,21 @@ pub fn text_report(result: &Value, whole: &str) -> String {
 }
 
 /// A result value for people: floating-point numbers to 4 places, also inside lists (an
-/// interval, a map of points), and strings unquoted; objects as JSON.
+/// interval, a map of points) and objects (`{key: value, ...}`, strings quoted there);
+/// strings unquoted; other lists as JSON.
 fn shown(v: &Value) -> String {
     match v {
         Value::Number(n) if n.is_f64() => format!("{:.4}", n.as_f64().unwrap_or(0.0)),
         Value::String(t) => t.clone(),
         Value::Array(items) if items.iter().all(|v| v.is_number() || v.is_array()) => {
             format!("[{}]", items.iter().map(shown).collect::<Vec<_>>().join(", "))
+        }
+        Value::Object(map) => {
+            let field = |(k, v): (&String, &Value)| match v {
+                Value::String(_) => format!("{k}: {v}"),
+                _ => format!("{k}: {}", shown(v)),
+            };
+            format!("{{{}}}", map.iter().map(field).collect::<Vec<_>>().join(", "))
         }
         other => other.to_string(),
     }
@@ -446,6 +454,13 @@ mod tests {
         assert!(report.contains("ci95: [0.1000, 1.0000]\n"), "{report}");
         assert!(report.contains("games: 7\n") && report.contains("counts: [1, 2]\n"), "{report}");
         assert!(report.contains("map: [[0.5000, 0.6667]]\n"), "{report}");
+    }
+
+    #[test]
+    fn text_report_shows_objects_field_by_field_with_fractions_rounded() {
+        let result = serde_json::json!({"S=3": {"ci95": [0.25819, 0.65791], "name": "x", "wins": 9, "rate": 0.45}});
+        let report = text_report(&result, "--json");
+        assert!(report.contains(r#"S=3: {ci95: [0.2582, 0.6579], name: "x", rate: 0.4500, wins: 9}"#), "{report}");
     }
 
     /// A toy experiment: each game draws a number; the summary counts the even ones.
