@@ -12,7 +12,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment};
-use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_pointer, side_panel, spawn_text};
+use super::panel::{
+    BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel, spawn_text,
+};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
 use crate::games::calculation::experiment::Play;
@@ -35,7 +37,7 @@ pub struct CalculationPlugin;
 impl Plugin for CalculationPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(OnEnter(Screen::Calculation), setup_screen)
-            .add_systems(OnExit(Screen::Calculation), cancel_ai)
+            .add_systems(OnExit(Screen::Calculation), (cancel_ai, despawn_pieces::<BoardPiece>))
             .add_systems(
                 Update,
                 (human_input, advance_game, redraw_board, animate_cards).chain().run_if(in_state(Screen::Calculation)),

@@ -13,7 +13,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_pointer, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
 use crate::games::labyrinth::experiment::Match;
@@ -36,7 +36,7 @@ pub struct LabyrinthPlugin;
 impl Plugin for LabyrinthPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(OnEnter(Screen::Labyrinth), (setup_screen, spawn_assets).chain())
-            .add_systems(OnExit(Screen::Labyrinth), cancel_ai)
+            .add_systems(OnExit(Screen::Labyrinth), (cancel_ai, despawn_pieces::<LabPiece>))
             .add_systems(Update, (human_input, advance_game, redraw).chain().run_if(in_state(Screen::Labyrinth)))
             .add_systems(EguiPrimaryContextPass, labyrinth_panel.run_if(in_state(Screen::Labyrinth)));
         app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Labyrinth);
@@ -483,18 +483,12 @@ struct Drawer<'a, 'w, 's> {
 
 impl Drawer<'_, '_, '_> {
     fn rect(&mut self, at: Vec2, size: Vec2, z: f32, color: Color) {
-        self.commands.spawn((
-            LabPiece,
-            DespawnOnExit(Screen::Labyrinth),
-            Sprite::from_color(color, size),
-            Transform::from_translation(at.extend(z)),
-        ));
+        self.commands.spawn((LabPiece, Sprite::from_color(color, size), Transform::from_translation(at.extend(z))));
     }
 
     fn circle(&mut self, at: Vec2, r: f32, z: f32, material: &Handle<ColorMaterial>) {
         self.commands.spawn((
             LabPiece,
-            DespawnOnExit(Screen::Labyrinth),
             Mesh2d(self.assets.circle.clone()),
             MeshMaterial2d(material.clone()),
             Transform::from_translation(at.extend(z)).with_scale(Vec3::splat(r)),
@@ -504,7 +498,6 @@ impl Drawer<'_, '_, '_> {
     fn text(&mut self, text: String, at: Vec2, z: f32, size: f32, color: Color) {
         self.commands.spawn((
             LabPiece,
-            DespawnOnExit(Screen::Labyrinth),
             Text2d::new(text),
             TextFont::from_font_size(size),
             TextColor(color),
@@ -533,7 +526,6 @@ impl Drawer<'_, '_, '_> {
             // Treasures are diamonds so they never read as the round pawns.
             self.commands.spawn((
                 LabPiece,
-                DespawnOnExit(Screen::Labyrinth),
                 Sprite::from_color(self.assets.treasure_colors[t as usize], Vec2::splat(u * 0.2)),
                 Transform::from_translation(at.extend(1.3)).with_rotation(Quat::from_rotation_z(FRAC_PI_4)),
             ));

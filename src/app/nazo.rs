@@ -13,7 +13,7 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, side_panel, spawn_text};
+use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, side_panel, spawn_text};
 use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
@@ -37,7 +37,7 @@ pub struct NazoPlugin;
 impl Plugin for NazoPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(OnEnter(Screen::Nazo), (setup_screen, spawn_meshes).chain())
-            .add_systems(OnExit(Screen::Nazo), cancel_jobs)
+            .add_systems(OnExit(Screen::Nazo), (cancel_jobs, despawn_pieces::<BoardPiece>))
             .add_systems(
                 Update,
                 (human_input, advance, redraw_board, animate_cells).chain().run_if(in_state(Screen::Nazo)),

@@ -125,6 +125,14 @@ pub fn clear_for_redraw<T: Component>(
     true
 }
 
+/// Despawns a screen's board pieces (tagged `T`) as the screen is left, so that the next
+/// screen starts on an empty window; the screen's redraw draws them again on its return.
+pub fn despawn_pieces<T: Component>(mut commands: Commands, pieces: Query<Entity, With<T>>) {
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+}
+
 /// Spawns a line of board text (tagged `tag`, so the next redraw removes it).
 pub fn spawn_text(commands: &mut Commands, tag: impl Component, text: String, at: Vec3, size: f32, color: Color) {
     commands.spawn((
@@ -134,4 +142,28 @@ pub fn spawn_text(commands: &mut Commands, tag: impl Component, text: String, at
         TextColor(color),
         Transform::from_translation(at),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::state::app::StatesPlugin;
+
+    use super::*;
+
+    #[derive(Component)]
+    struct Piece;
+
+    #[test]
+    fn leaving_a_screen_despawns_its_pieces_only() {
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin).init_state::<Screen>();
+        app.add_systems(OnExit(Screen::Menu), despawn_pieces::<Piece>);
+        app.update();
+        app.world_mut().spawn(Piece);
+        let other = app.world_mut().spawn(Transform::default()).id();
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Puyo);
+        app.update();
+        assert_eq!(app.world_mut().query::<&Piece>().iter(app.world()).count(), 0);
+        assert!(app.world().get_entity(other).is_ok());
+    }
 }

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, side_panel, spawn_text};
+use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, side_panel, spawn_text};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::{WeightRule, compile};
@@ -36,7 +36,7 @@ pub struct PuyoPlugin;
 impl Plugin for PuyoPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(OnEnter(Screen::Puyo), (setup_screen, spawn_meshes).chain())
-            .add_systems(OnExit(Screen::Puyo), cancel_ai)
+            .add_systems(OnExit(Screen::Puyo), (cancel_ai, despawn_pieces::<BoardPiece>))
             .add_systems(
                 Update,
                 (human_input, advance_game, redraw_boards, animate_cells).chain().run_if(in_state(Screen::Puyo)),

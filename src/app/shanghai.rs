@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, panel_has_keyboard, panel_has_pointer, side_panel};
+use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::risk::RiskJudge;
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
@@ -37,7 +37,7 @@ pub struct ShanghaiPlugin;
 impl Plugin for ShanghaiPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(OnEnter(Screen::Shanghai), setup_screen)
-            .add_systems(OnExit(Screen::Shanghai), cancel_ai)
+            .add_systems(OnExit(Screen::Shanghai), (cancel_ai, despawn_pieces::<TilePiece>, despawn_pieces::<Fading>))
             .add_systems(
                 Update,
                 (mouse_input, keyboard_input, advance_ai, redraw_board, animate_fades)
@@ -399,7 +399,7 @@ fn spawn_tile(commands: &mut Commands, geo: &Geometry, layout: &Layout, i: usize
 /// A removed tile (`half` its half size) fading out at `c`, above every other tile.
 fn spawn_fading_tile(commands: &mut Commands, c: Vec2, half: Vec2, face: Face, scale: f32) {
     let z = 60.0;
-    let fading = || (Fading { elapsed: 0.0, alpha: 1.0 }, DespawnOnExit(Screen::Shanghai));
+    let fading = || Fading { elapsed: 0.0, alpha: 1.0 };
     commands.spawn((fading(), Sprite::from_color(HINT, half * 2.0), Transform::from_translation(c.extend(z))));
     spawn_glyph(commands, fading(), face, scale, c.extend(z + 0.01));
 }
