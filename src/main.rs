@@ -114,6 +114,10 @@ fn main() -> ExitCode {
 }
 
 fn open_app(args: WindowArgs) -> anyhow::Result<()> {
+    // A screenshot that cannot be written fails here, before a window opens.
+    if let Some(path) = &args.screenshot {
+        runner::check_output_file(path).context("--screenshot")?;
+    }
     let options =
         AppOptions { screen: args.game, demo: args.demo, screenshot: args.screenshot.map(|path| (path, args.frames)) };
     match app::run(options) {

@@ -49,6 +49,17 @@ fn merge_of_a_malformed_file_names_file_and_line() {
 }
 
 #[test]
+fn a_screenshot_that_cannot_be_written_fails_before_a_window_opens() {
+    // No display is needed: the path is checked first.
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("no-such-folder").join("shot.png");
+    let out = asobi(&["--screenshot", missing.to_str().unwrap(), "--frames", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("--screenshot") && err.contains("no-such-folder"), "{err}");
+}
+
+#[test]
 fn bench_rejects_bad_values() {
     let out = asobi(&["bench", "--seconds", "-1"]);
     assert_ne!(out.status.code(), Some(0));
