@@ -60,4 +60,5 @@ def main():
         sys.exit(f"{path}: looks blank (too few colours)")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -41,6 +41,10 @@ struct WindowArgs {
     /// Frames to wait before the screenshot.
     #[arg(long, default_value_t = 60, requires = "screenshot")]
     frames: u32,
+    /// Before --game, show these screens in turn, --frames frames each (e.g. to check that
+    /// leaving a screen leaves nothing of it behind).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "SCREEN,...", requires = "screenshot")]
+    visit: Vec<Screen>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -118,8 +122,12 @@ fn open_app(args: WindowArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.screenshot {
         runner::check_output_file(path).context("--screenshot")?;
     }
-    let options =
-        AppOptions { screen: args.game, demo: args.demo, screenshot: args.screenshot.map(|path| (path, args.frames)) };
+    let options = AppOptions {
+        screen: args.game,
+        demo: args.demo,
+        screenshot: args.screenshot.map(|path| (path, args.frames)),
+        visit: args.visit,
+    };
     match app::run(options) {
         bevy::app::AppExit::Success => Ok(()),
         bevy::app::AppExit::Error(code) => bail!("the app stopped with error code {code}"),

@@ -79,6 +79,8 @@ pub struct AppOptions {
     pub demo: bool,
     /// Save a PNG of the window after this many frames, then exit.
     pub screenshot: Option<(PathBuf, u32)>,
+    /// With a screenshot: screens shown in turn before `screen`, as many frames each.
+    pub visit: Vec<Screen>,
 }
 
 /// Opens the window and runs until it is closed.
@@ -96,13 +98,17 @@ pub fn run(options: AppOptions) -> AppExit {
     .insert_resource(ClearColor(panel::BACKGROUND))
     .insert_resource(DemoMode(options.demo))
     .init_resource::<BuiltScreens>()
-    .insert_state(options.screen)
+    .insert_state(options.visit.first().copied().unwrap_or(options.screen))
     .add_plugins((panel::PanelPlugin, menu::MenuPlugin, lab_screen::LabPlugin))
     .add_plugins((puyo::PuyoPlugin, nazo::NazoPlugin, calculation::CalculationPlugin))
     .add_plugins((labyrinth::LabyrinthPlugin, shanghai::ShanghaiPlugin))
     .add_systems(Startup, spawn_camera);
     if let Some((path, frames)) = options.screenshot {
-        app.add_plugins(screenshot::ScreenshotPlugin { path, frames });
+        let then = match options.visit.split_first() {
+            Some((_, rest)) => rest.iter().copied().chain([options.screen]).collect(),
+            None => Default::default(),
+        };
+        app.add_plugins(screenshot::ScreenshotPlugin { path, frames, then });
     }
     app.run()
 }
