@@ -26,4 +26,5 @@ def main():
         sys.exit(f"{sys.argv[1]}: the menu shows something the plain menu does not (left over from a screen?)")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -236,6 +236,9 @@ struct Fading {
     alpha: f32,
 }
 
+/// A fading piece as it starts: fully opaque.
+const FADE_START: Fading = Fading { elapsed: 0.0, alpha: 1.0 };
+
 /// World position of tile `i`'s face centre and its draw order, given the board's origin.
 struct Geometry {
     origin: Vec2,
@@ -399,9 +402,8 @@ fn spawn_tile(commands: &mut Commands, geo: &Geometry, layout: &Layout, i: usize
 /// A removed tile (`half` its half size) fading out at `c`, above every other tile.
 fn spawn_fading_tile(commands: &mut Commands, c: Vec2, half: Vec2, face: Face, scale: f32) {
     let z = 60.0;
-    let fading = || Fading { elapsed: 0.0, alpha: 1.0 };
-    commands.spawn((fading(), Sprite::from_color(HINT, half * 2.0), Transform::from_translation(c.extend(z))));
-    spawn_glyph(commands, fading(), face, scale, c.extend(z + 0.01));
+    commands.spawn((FADE_START, Sprite::from_color(HINT, half * 2.0), Transform::from_translation(c.extend(z))));
+    spawn_glyph(commands, FADE_START, face, scale, c.extend(z + 0.01));
 }
 
 /// What a fading piece is made of: a sprite or a glyph.
