@@ -148,6 +148,14 @@ impl ShanghaiGame {
         self.log.truncate(14);
     }
 
+    /// A pair as the log names it: the faces, then the tile numbers ("8B + 8B (12, 35)").
+    /// Both tiles are free, so the player sees them.
+    fn pair_name(&self, m: Move) -> String {
+        let shown = faces(&self.game.kinds, self.bonus_faces);
+        let name = |t: u16| face_name(shown[t as usize]);
+        format!("{} + {} ({}, {})", name(m.a), name(m.b), m.a, m.b)
+    }
+
     /// Plays `m` (known legal) and queues its tiles to fade.
     fn play(&mut self, m: Move) {
         if let Err(e) = self.game.play(m) {
@@ -301,14 +309,28 @@ fn kind_color(k: Kind) -> Color {
 /// The glyph of a face and its colour: a number 1-9 over a suit letter; flowers and seasons
 /// are numbered 1-4 and share a colour per group (any two of a group match).
 fn face_glyph(face: Face) -> (String, Color) {
+    let (number, suit) = face_parts(face);
+    let color = match face {
+        Face::Kind(k) => kind_color(k),
+        Face::Flower(_) => Color::srgb(0.85, 0.20, 0.55),
+        Face::Season(_) => Color::srgb(0.10, 0.50, 0.15),
+    };
+    (format!("{number}\n{suit}"), color)
+}
+
+/// A face's number and suit letters, as its glyph shows them.
+fn face_parts(face: Face) -> (u8, &'static str) {
     match face {
-        Face::Kind(k) => {
-            let suit = ["B", "C", "D", "W", "F", "S", "G", "H"][(k as usize / 9) % 8];
-            (format!("{}\n{}", (k % 9) + 1, suit), kind_color(k))
-        }
-        Face::Flower(i) => (format!("{}\nFl", i + 1), Color::srgb(0.85, 0.20, 0.55)),
-        Face::Season(i) => (format!("{}\nSe", i + 1), Color::srgb(0.10, 0.50, 0.15)),
+        Face::Kind(k) => ((k % 9) + 1, ["B", "C", "D", "W", "F", "S", "G", "H"][(k as usize / 9) % 8]),
+        Face::Flower(i) => (i + 1, "Fl"),
+        Face::Season(i) => (i + 1, "Se"),
     }
+}
+
+/// A face on one line, as the log names it ("8B").
+fn face_name(face: Face) -> String {
+    let (number, suit) = face_parts(face);
+    format!("{number}{suit}")
 }
 
 /// Spawns a tile's glyph at `at` (its face centre and depth).
@@ -467,14 +489,16 @@ fn mouse_input(
     game.redraw = true;
     if !layout.is_free(&game.game.present, tile) {
         let why = if game.game.present.intersects(&layout.above[tile]) { "covered" } else { "blocked on both sides" };
-        game.log(format!("tile {tile} is not free: {why}"));
+        let face = face_name(faces(&game.game.kinds, game.bonus_faces)[tile]);
+        game.log(format!("{face} (tile {tile}) is not free: {why}"));
         return;
     }
     match game.selected {
         Some(s) if s == tile => game.selected = None,
         Some(s) if game.game.kinds[s] == game.game.kinds[tile] => {
             let m = Move::new(s, tile);
-            game.log(format!("you: {} + {}", m.a, m.b));
+            let line = format!("you: {}", game.pair_name(m));
+            game.log(line);
             game.play(m);
         }
         _ => game.selected = Some(tile),
@@ -515,12 +539,13 @@ fn advance_ai(time: Res<Time>, mut game: ResMut<ShanghaiGame>) {
                 let mut values = d.values.clone();
                 values.sort_by(|a, b| b.1.total_cmp(&a.1));
                 let top: Vec<String> =
-                    values.iter().take(3).map(|(m, v)| format!("{}+{}: {:.3}", m.a, m.b, v)).collect();
+                    values.iter().take(3).map(|&(m, v)| format!("{}: {v:.3}", game.pair_name(m))).collect();
                 let who = if game.purpose == Purpose::Hint { "hint" } else { "AI" };
                 if !top.is_empty() {
                     game.log(format!("   values {}", top.join(", ")));
                 }
-                game.log(format!("{who}: {}+{} - {}", d.mv.a, d.mv.b, d.why));
+                let line = format!("{who}: {} - {}", game.pair_name(d.mv), d.why);
+                game.log(line);
                 if game.purpose == Purpose::Hint || !game.watch {
                     game.hint = Some(d.mv);
                     game.redraw = true;
@@ -639,7 +664,12 @@ fn play_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
         ui.small("click two free tiles of one kind to remove them");
     }
     game.job.status_ui(ui);
-    ui.label(format!("{} moves played, {} tiles left", game.game.history.len(), game.game.present.len()));
+    let played = game.game.history.len();
+    ui.label(format!(
+        "{played} {} played, {} tiles left",
+        if played == 1 { "move" } else { "moves" },
+        game.game.present.len()
+    ));
 }
 
 /// How the tie rule reads in the panel.
