@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use egui_plot::{Bar, BarChart, GridMark, Plot as EguiPlot, Points, uniform_grid_spacer};
+use egui_plot::{Bar, BarChart, GridMark, Plot as EguiPlot, PlotPoint, Points, Text, uniform_grid_spacer};
 
 use super::panel::side_panel;
 use super::{DemoMode, Screen};
@@ -298,6 +298,11 @@ fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'
                 .show(ui, |p| {
                     p.points(Points::new(title.clone(), series(false)).radius(3.0));
                     p.points(Points::new(marked_label.clone(), series(true)).radius(4.5));
+                    for (at, count) in stacked_points(points) {
+                        let count = egui::RichText::new(format!(" ×{count}")).size(13.0);
+                        let label = Text::new("", PlotPoint::new(at[0], at[1]), count);
+                        p.text(label.anchor(egui::Align2::LEFT_BOTTOM).allow_hover(false));
+                    }
                     p.pointer_coordinate()
                 });
             let opener = opener.as_ref()?;
@@ -316,6 +321,20 @@ fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'
             picked.map(|i| (opener, i))
         }
     }
+}
+
+/// The places that hold more than one point, with their counts, in the order of the points:
+/// rates over a few plays take few values, so most instances of a map share a place.
+fn stacked_points(points: &[[f64; 2]]) -> Vec<([f64; 2], usize)> {
+    let mut places: Vec<([f64; 2], usize)> = Vec::new();
+    for p in points {
+        match places.iter_mut().find(|(at, _)| at == p) {
+            Some((_, count)) => *count += 1,
+            None => places.push((*p, 1)),
+        }
+    }
+    places.retain(|&(_, count)| count > 1);
+    places
 }
 
 /// Index of the point nearest `at`, if one lies within `radius`.
@@ -368,5 +387,11 @@ mod tests {
         world.run_system_once(start_demo_run).expect("system runs");
         let state = world.resource::<LabState>();
         assert!(state.running.is_none() && state.selected == usize::MAX);
+    }
+
+    #[test]
+    fn stacked_points_counts_the_places_shared_by_several_points() {
+        let points = [[1.0, 1.0], [0.5, 1.0], [1.0, 1.0], [0.0, 0.5], [0.5, 1.0], [1.0, 1.0]];
+        assert_eq!(stacked_points(&points), vec![([1.0, 1.0], 3), ([0.5, 1.0], 2)]);
     }
 }
