@@ -286,9 +286,13 @@ pub fn text_report(result: &Value, whole: &str) -> String {
     s
 }
 
+/// Items of a list inside an object that the text report still lists; a longer one (a
+/// layout's tiles, a deal) shows as its length.
+const REPORT_NESTED_ITEMS: usize = 8;
+
 /// A result value for people: floating-point numbers to 4 places, also inside lists (an
-/// interval, a map of points) and objects (`{key: value, ...}`, strings quoted there);
-/// strings unquoted; other lists as JSON.
+/// interval, a map of points) and objects (`{key: value, ...}`, strings quoted there, long
+/// lists as their length); strings unquoted; other lists as JSON.
 fn shown(v: &Value) -> String {
     match v {
         Value::Number(n) if n.is_f64() => format!("{:.4}", n.as_f64().unwrap_or(0.0)),
@@ -299,6 +303,7 @@ fn shown(v: &Value) -> String {
         Value::Object(map) => {
             let field = |(k, v): (&String, &Value)| match v {
                 Value::String(_) => format!("{k}: {v}"),
+                Value::Array(items) if items.len() > REPORT_NESTED_ITEMS => format!("{k}: [{} items]", items.len()),
                 _ => format!("{k}: {}", shown(v)),
             };
             format!("{{{}}}", map.iter().map(field).collect::<Vec<_>>().join(", "))
@@ -461,6 +466,14 @@ mod tests {
         let result = serde_json::json!({"S=3": {"ci95": [0.25819, 0.65791], "name": "x", "wins": 9, "rate": 0.45}});
         let report = text_report(&result, "--json");
         assert!(report.contains(r#"S=3: {ci95: [0.2582, 0.6579], name: "x", rate: 0.4500, wins: 9}"#), "{report}");
+    }
+
+    #[test]
+    fn text_report_shows_long_lists_inside_objects_as_their_length() {
+        let tiles: Vec<[u8; 3]> = (0..36).map(|i| [i, 0, 0]).collect();
+        let result = serde_json::json!({"params": {"layout": {"name": "mini", "tiles": tiles}, "kinds": [1, 2]}});
+        let report = text_report(&result, "--json");
+        assert!(report.contains(r#"params: {kinds: [1, 2], layout: {name: "mini", tiles: [36 items]}}"#), "{report}");
     }
 
     /// A toy experiment: each game draws a number; the summary counts the even ones.
