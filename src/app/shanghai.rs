@@ -4,6 +4,7 @@
 //! Tiles whose kind the player may not know (spec §2.4) are drawn as backs.
 
 use std::collections::VecDeque;
+use std::path::Path;
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -60,7 +61,10 @@ enum Purpose {
 /// The game in progress and everything the screen shows of it.
 #[derive(Resource)]
 struct ShanghaiGame {
+    /// A bundled layout's name or the path of a layout file the user opened.
     layout_name: String,
+    /// What the "layout file" field holds.
+    layout_path: String,
     /// The deal is instance `index` of the generator batch seeded by `seed`, as in
     /// `asobi shanghai generate --seed SEED` (so a Lab map point can be replayed here).
     seed: u64,
@@ -95,6 +99,7 @@ impl ShanghaiGame {
     fn new(layout_name: &str, seed: u64, index: u64, watch: bool) -> Self {
         let mut screen = ShanghaiGame {
             layout_name: layout_name.to_string(),
+            layout_path: String::new(),
             seed,
             index,
             game: Game::new(Arc::new(placeholder()), vec![0, 0]),
@@ -596,12 +601,19 @@ fn shanghai_panel(
 
 fn new_game_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     let before = game.layout_name.clone();
-    egui::ComboBox::from_label("layout").selected_text(game.layout_name.clone()).show_ui(ui, |ui| {
+    let shown = Path::new(&game.layout_name).file_name().map_or(before.clone(), |f| f.to_string_lossy().into_owned());
+    egui::ComboBox::from_label("layout").selected_text(shown).show_ui(ui, |ui| {
         for f in bundled() {
             ui.selectable_value(&mut game.layout_name, f.name.clone(), f.name);
         }
     });
-    let mut deal_now = false;
+    let mut opened = false;
+    ui.horizontal(|ui| {
+        let field = egui::TextEdit::singleline(&mut game.layout_path).hint_text("KMahjongg .layout or .ron file");
+        ui.add(field.desired_width(200.0));
+        opened = ui.button("Open").clicked() && open_layout_file(game);
+    });
+    let mut deal_now = opened;
     if game.layout_name != before {
         game.params.weights = weights_for(&game.layout_name);
         deal_now = true;
@@ -633,6 +645,25 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     }
     if let Some(e) = &game.error {
         ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
+    }
+}
+
+/// Switches to the layout file named in the field (true: deal it), or says why it cannot be
+/// played and keeps the game in progress.
+fn open_layout_file(game: &mut ShanghaiGame) -> bool {
+    let path = game.layout_path.trim().to_string();
+    let dealt = load(&path)
+        .and_then(|layout| deal(&layout, DealSource::Generator, game.seed, game.index).map_err(anyhow::Error::msg));
+    match dealt {
+        Ok(_) => {
+            game.params.weights = weights_for(&path);
+            game.layout_name = path;
+            true
+        }
+        Err(e) => {
+            game.error = Some(format!("{e:#}"));
+            false
+        }
     }
 }
 
