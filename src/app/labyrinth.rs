@@ -761,6 +761,7 @@ fn labyrinth_panel(
 }
 
 fn new_game_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
+    let seats_before = game.settings.seats;
     let s = &mut game.settings;
     // The number of players shapes the game, so a change starts one at once.
     let players_changed = ui.add(egui::Slider::new(&mut s.players, 2..=4).text("players")).changed();
@@ -770,6 +771,12 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
                 ui.selectable_value(&mut s.seats[i], seat, seat.label());
             }
         });
+    }
+    // A new seat takes over the game as it stands: a decision its old bot was still
+    // thinking over is dropped, not played later.
+    if game.settings.seats != seats_before {
+        game.job.cancel();
+        game.redraw = true;
     }
     ui.horizontal(|ui| {
         ui.label("seed");

@@ -16,6 +16,7 @@ use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, 
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::{WeightRule, compile};
 use crate::games::puyo::ai::potential::PotentialParams;
+use crate::games::puyo::ai::template::{group_sources, load_group};
 use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Extension, Observation, Player, PuyoAi};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp};
@@ -115,6 +116,8 @@ struct PuyoGame {
     log: VecDeque<String>,
     error: Option<String>,
     templates: TemplateEditor,
+    /// What the "template folder" field holds.
+    template_folder: String,
 }
 
 /// The template panel's state: templates recompiled from edited weights, and what to show.
@@ -159,6 +162,7 @@ impl PuyoGame {
             log: VecDeque::new(),
             error: None,
             templates: TemplateEditor::default(),
+            template_folder: String::new(),
         };
         screen.rebuild_players();
         screen
@@ -184,6 +188,16 @@ impl PuyoGame {
                 },
             };
         }
+    }
+
+    /// The seat of `side` changed: its new player (a person or an AI) moves next, from the
+    /// board as it stands; the old one's pending decision is dropped.
+    fn take_over(&mut self, side: usize) {
+        self.jobs[side].cancel();
+        self.chosen[side] = None;
+        self.cursor[side] = Placement::SPAWN;
+        self.rebuild_players();
+        self.redraw = true;
     }
 
     fn make_player(&self, kind: AiKind) -> Result<Player, String> {
@@ -645,6 +659,7 @@ fn puyo_panel(mut contexts: EguiContexts, mut game: ResMut<PuyoGame>, mut next: 
 
 fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     let was_versus = game.settings.versus;
+    let seats_before = game.settings.seats;
     let s = &mut game.settings;
     ui.horizontal(|ui| {
         ui.radio_value(&mut s.versus, false, "endless");
@@ -678,8 +693,12 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
             );
         });
     }
-    // The mode decides the boards in play, so a switch starts a game at once; the other
-    // settings wait for the button.
+    let changed: Vec<usize> = (0..2).filter(|&i| game.settings.seats[i] != seats_before[i]).collect();
+    for side in changed {
+        game.take_over(side);
+    }
+    // The mode decides the boards in play, so a switch starts a game at once; a new seat
+    // takes over the board as it stands; the other settings wait for the button.
     if ui.button("New game").clicked() || game.settings.versus != was_versus {
         let settings = game.settings.clone();
         for job in &mut game.jobs {
@@ -716,6 +735,7 @@ fn seats_status_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
 fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     ui.label(egui::RichText::new("AI parameters").strong());
     let before = game.settings.params.clone();
+    template_group_ui(ui, game);
     ai_params_ui(ui, &mut game.settings.params);
     if game.settings.params.group != before.group {
         game.templates = TemplateEditor::default();
@@ -728,14 +748,33 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
 }
 
-/// The template players' settings (group, search, compiler, the combined player's switch and
-/// extension) and potential maximization's.
-fn ai_params_ui(ui: &mut egui::Ui, p: &mut AiParams) {
-    egui::ComboBox::from_label("template group").selected_text(p.group.clone()).show_ui(ui, |ui| {
-        for g in ["stairs8", "sandwich8", "domino6", "all"] {
-            ui.selectable_value(&mut p.group, g.to_string(), g);
+/// The template group: a bundled one, or a folder of the user's labeling tables (the CLI's
+/// `--templates DIR`); a folder that does not compile keeps the group and shows the file and
+/// line at fault.
+fn template_group_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
+    let group = &mut game.settings.params.group;
+    let shown = std::path::Path::new(group.as_str()).file_name().map_or(group.clone(), |f| f.to_string_lossy().into());
+    egui::ComboBox::from_label("template group").selected_text(shown).show_ui(ui, |ui| {
+        for g in ["stairs8", "sandwich8", "domino6", "chains8", "all"] {
+            ui.selectable_value(group, g.to_string(), g);
         }
     });
+    ui.horizontal(|ui| {
+        let field = egui::TextEdit::singleline(&mut game.template_folder).hint_text("folder of .ron labeling tables");
+        ui.add(field.desired_width(200.0));
+        if ui.button("Open").clicked() {
+            let folder = game.template_folder.trim().to_string();
+            match load_group(&folder, &game.settings.params.compile) {
+                Ok(_) => game.settings.params.group = folder,
+                Err(e) => game.error = Some(e.to_string()),
+            }
+        }
+    });
+}
+
+/// The template players' settings (search, compiler, the combined player's switch and
+/// extension) and potential maximization's.
+fn ai_params_ui(ui: &mut egui::Ui, p: &mut AiParams) {
     egui::ComboBox::from_label("selection rule").selected_text(format!("{:?}", p.template.select)).show_ui(ui, |ui| {
         for s in [Select::Max, Select::Count, Select::Mean] {
             ui.selectable_value(&mut p.template.select, s, format!("{s:?}"));
@@ -841,7 +880,7 @@ fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
     let first = rows.iter().position(|r| r.chars().any(|c| c != '.')).unwrap_or(rows.len());
     ui.monospace(rows[first..].join("\n"));
     ui.small("upper case: the chain's body; lower case: boundary cells that must differ");
-    let Some(file) = edited_file(game, selected, &template.name) else { return };
+    let Some(file) = edited_file(game, selected) else { return };
     let mut weights = template.weights.clone();
     let mut changed = false;
     egui::Grid::new("template-weights").num_columns(4).show(ui, |ui| {
@@ -866,14 +905,14 @@ fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
     }
 }
 
-/// The source file of template `index` (`name`) with any weights already edited.
-fn edited_file(game: &PuyoGame, index: usize, name: &str) -> Option<TemplateFile> {
+/// The source file of template `index` of the group with any weights already edited.
+fn edited_file(game: &PuyoGame, index: usize) -> Option<TemplateFile> {
     if let Some((_, file)) = game.templates.edited.iter().find(|(i, _)| *i == index) {
         return Some(file.clone());
     }
-    crate::levels::embedded_in("puyo")
-        .filter_map(|(path, text)| crate::levels::parse_ron::<TemplateFile>(path, text).ok())
-        .find(|file| file.name == name)
+    let sources = group_sources(&game.settings.params.group).ok()?;
+    let (path, text) = sources.get(index)?;
+    crate::levels::parse_ron::<TemplateFile>(path, text).ok()
 }
 
 fn register_lab_entries(app: &mut App) {
@@ -946,4 +985,23 @@ fn register_lab_entries(app: &mut App) {
             },
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_changed_mid_game_is_played_by_its_new_player() {
+        let mut game = PuyoGame::new(default_settings(false));
+        assert!(game.players[0].is_none(), "board 1 starts with a person");
+        game.chosen[0] = Some(Some(Placement::SPAWN));
+        game.settings.seats[0] = Seat::Ai(AiKind::Template);
+        game.take_over(0);
+        assert!(game.players[0].as_ref().is_some_and(|p| p.kind == AiKind::Template), "the AI plays board 1");
+        assert_eq!(game.chosen[0], None, "the person's move is not played for the AI");
+        game.settings.seats[0] = Seat::Human;
+        game.take_over(0);
+        assert!(game.players[0].is_none(), "the person plays board 1 again");
+    }
 }

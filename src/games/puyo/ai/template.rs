@@ -249,11 +249,17 @@ pub const GROUPS: [&str; 3] = ["stairs8", "sandwich8", "domino6"];
 /// The compiled templates of a group (`stairs8`, `sandwich8`, `domino6`, `chains8` = stairs8 +
 /// sandwich8, or `all`), or of every `.ron` file in a folder of the user's.
 pub fn load_group(group: &str, opts: &CompileOptions) -> Result<Vec<Template>, TemplateError> {
+    group_sources(group)?.iter().map(|(path, text)| compile_text(path, text, opts)).collect()
+}
+
+/// The source files of a group as (path, text), in the order of its templates: the bundled
+/// folders' files by name, or the `.ron` files of a folder of the user's by file name.
+pub fn group_sources(group: &str) -> Result<Vec<(String, String)>, TemplateError> {
     let folders: Vec<&str> = match group {
         "all" => GROUPS.to_vec(),
         "chains8" => GROUPS[..2].to_vec(),
         g if GROUPS.contains(&g) => vec![g],
-        dir if std::path::Path::new(dir).is_dir() => return load_folder(std::path::Path::new(dir), opts),
+        dir if std::path::Path::new(dir).is_dir() => return folder_sources(std::path::Path::new(dir)),
         other => {
             return Err(TemplateError {
                 file: other.to_string(),
@@ -270,15 +276,13 @@ pub fn load_group(group: &str, opts: &CompileOptions) -> Result<Vec<Template>, T
             .filter(|(name, _)| name.strip_prefix(folder).is_some_and(|r| r.starts_with('/')))
             .collect();
         files.sort();
-        for (name, text) in files {
-            out.push(compile_text(&format!("levels/puyo/{name}"), text, opts)?);
-        }
+        out.extend(files.into_iter().map(|(name, text)| (format!("levels/puyo/{name}"), text.to_string())));
     }
     Ok(out)
 }
 
-/// The compiled templates of the `.ron` files in `dir`, in file-name order.
-fn load_folder(dir: &std::path::Path, opts: &CompileOptions) -> Result<Vec<Template>, TemplateError> {
+/// The `.ron` files in `dir` as (path, text), in file-name order.
+fn folder_sources(dir: &std::path::Path) -> Result<Vec<(String, String)>, TemplateError> {
     let error = |file: &std::path::Path, e: std::io::Error| TemplateError {
         file: file.display().to_string(),
         message: e.to_string(),
@@ -295,13 +299,7 @@ fn load_folder(dir: &std::path::Path, opts: &CompileOptions) -> Result<Vec<Templ
             message: "no .ron template files in this folder".into(),
         });
     }
-    files
-        .iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(f).map_err(|e| error(f, e))?;
-            compile_text(&f.display().to_string(), &text, opts)
-        })
-        .collect()
+    files.iter().map(|f| Ok((f.display().to_string(), std::fs::read_to_string(f).map_err(|e| error(f, e))?))).collect()
 }
 
 /// Compiles the text of one template file (embedded or the user's own).
