@@ -20,10 +20,12 @@ use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, Virtu
 use crate::games::shanghai::catalog::{bundled, load, weights_for};
 use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
 use crate::games::shanghai::generator::{DealSource, deal};
+use crate::games::shanghai::io::instances::{Instance, InstanceFile};
 use crate::games::shanghai::layout::Layout;
 use crate::games::shanghai::rules::{Face, Game, Kind, Move, UNKNOWN, faces};
 use crate::lab::rng::sub_rng;
 use crate::lab::stats::wilson95;
+use crate::levels::read_user_file;
 
 /// Half a tile's width and height in world units (layout coordinates are in half tiles).
 const HX: f32 = 18.0;
@@ -65,6 +67,9 @@ struct ShanghaiGame {
     layout_name: String,
     /// What the "layout file" field holds.
     layout_path: String,
+    /// Instances read from a `shanghai generate --out` file: `index` picks one of them (by
+    /// position), and `seed` is not used. `None`: generator deals of the chosen layout.
+    instance_file: Option<Arc<LoadedInstances>>,
     /// The deal is instance `index` of the generator batch seeded by `seed`, as in
     /// `asobi shanghai generate --seed SEED` (so a Lab map point can be replayed here).
     seed: u64,
@@ -100,6 +105,7 @@ impl ShanghaiGame {
         let mut screen = ShanghaiGame {
             layout_name: layout_name.to_string(),
             layout_path: String::new(),
+            instance_file: None,
             seed,
             index,
             game: Game::new(Arc::new(placeholder()), vec![0, 0]),
@@ -134,6 +140,21 @@ impl ShanghaiGame {
         self.decisions = 0;
         self.removed.clear();
         self.redraw = true;
+        if let Some(file) = self.instance_file.clone() {
+            let position = (self.index % file.instances.len() as u64) as usize;
+            let instance = &file.instances[position];
+            self.game = Game::new(file.layout.clone(), instance.kinds.clone());
+            self.log(format!(
+                "{} instance {} (#{} of the file; weak {:.2}, strong {:.2}): {} tiles",
+                file.path,
+                instance.index,
+                position,
+                instance.weak_rate,
+                instance.strong_rate,
+                self.game.layout.len()
+            ));
+            return;
+        }
         let made = load(&self.layout_name).and_then(|layout| {
             let kinds = deal(&layout, DealSource::Generator, self.seed, self.index).map_err(anyhow::Error::msg)?;
             Ok(Game::new(layout, kinds))
@@ -215,6 +236,13 @@ struct PickedInstance {
     layout: String,
     seed: u64,
     index: u64,
+}
+
+/// A `shanghai generate --out` file opened on the screen.
+struct LoadedInstances {
+    path: String,
+    layout: Arc<Layout>,
+    instances: Vec<Instance>,
 }
 
 fn setup_screen(
@@ -607,29 +635,38 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
             ui.selectable_value(&mut game.layout_name, f.name.clone(), f.name);
         }
     });
-    let mut opened = false;
-    ui.horizontal(|ui| {
-        let field = egui::TextEdit::singleline(&mut game.layout_path).hint_text("KMahjongg .layout or .ron file");
-        ui.add(field.desired_width(200.0));
-        opened = ui.button("Open").clicked() && open_layout_file(game);
-    });
-    let mut deal_now = opened;
+    let mut deal_now = false;
     if game.layout_name != before {
         game.params.weights = weights_for(&game.layout_name);
+        game.instance_file = None;
         deal_now = true;
     }
     ui.horizontal(|ui| {
-        ui.label("seed");
-        ui.add(egui::DragValue::new(&mut game.seed));
-        ui.label("instance");
-        ui.add(egui::DragValue::new(&mut game.index));
+        let field = egui::TextEdit::singleline(&mut game.layout_path).hint_text(OPEN_HINT).desired_width(200.0);
+        ui.add(field).on_hover_text(OPEN_HELP);
+        deal_now |= ui.button("Open").clicked() && open_file(game);
+    });
+    ui.horizontal(|ui| match &game.instance_file {
+        Some(file) => {
+            let last = file.instances.len() as u64 - 1;
+            ui.label("instance");
+            ui.add(egui::DragValue::new(&mut game.index).range(0..=last));
+            ui.label(format!("of {} in the file", last + 1));
+        }
+        None => {
+            ui.label("seed");
+            ui.add(egui::DragValue::new(&mut game.seed));
+            ui.label("instance");
+            ui.add(egui::DragValue::new(&mut game.index));
+        }
     });
     ui.horizontal(|ui| {
         if ui.button("New game").clicked() {
             deal_now = true;
         }
         if ui.button("Next instance").clicked() {
-            game.index += 1;
+            let count = game.instance_file.as_ref().map_or(u64::MAX, |f| f.instances.len() as u64);
+            game.index = (game.index + 1) % count;
             deal_now = true;
         }
     });
@@ -648,23 +685,50 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     }
 }
 
-/// Switches to the layout file named in the field (true: deal it), or says why it cannot be
-/// played and keeps the game in progress.
-fn open_layout_file(game: &mut ShanghaiGame) -> bool {
+const OPEN_HINT: &str = "layout or instance file";
+const OPEN_HELP: &str = "a KMahjongg .layout or an asobi .ron layout (its generator deals), or the \
+     instances a `shanghai generate --out FILE` run saved with their weak and strong solve rates \
+     (\"instance\" picks one of them)";
+
+/// Opens the file named in the field (true: deal from it), or says why it cannot be played
+/// and keeps the game in progress. A `.ron` file with an `instances` field holds instances
+/// (`generate --out`); any other file is a layout.
+fn open_file(game: &mut ShanghaiGame) -> bool {
     let path = game.layout_path.trim().to_string();
-    let dealt = load(&path)
-        .and_then(|layout| deal(&layout, DealSource::Generator, game.seed, game.index).map_err(anyhow::Error::msg));
-    match dealt {
-        Ok(_) => {
-            game.params.weights = weights_for(&path);
-            game.layout_name = path;
-            true
-        }
+    let opened = match read_user_file(Path::new(&path)) {
+        Ok(text) if path.ends_with(".ron") && text.contains("instances:") => open_instances(game, &path, &text),
+        Ok(_) => open_layout(game, &path),
+        Err(e) => Err(e.into()),
+    };
+    match opened {
+        Ok(()) => true,
         Err(e) => {
             game.error = Some(format!("{e:#}"));
             false
         }
     }
+}
+
+/// Generator deals of the layout file at `path`.
+fn open_layout(game: &mut ShanghaiGame, path: &str) -> anyhow::Result<()> {
+    let layout = load(path)?;
+    deal(&layout, DealSource::Generator, game.seed, game.index).map_err(anyhow::Error::msg)?;
+    game.params.weights = weights_for(path);
+    game.layout_name = path.to_string();
+    game.instance_file = None;
+    Ok(())
+}
+
+/// The instances of a `generate --out` file, from its first.
+fn open_instances(game: &mut ShanghaiGame, path: &str, text: &str) -> anyhow::Result<()> {
+    let (layout, file) = InstanceFile::parse(path, text)?;
+    anyhow::ensure!(!file.instances.is_empty(), "{path}: the file holds no instances");
+    game.params.weights = weights_for(&layout.name);
+    game.layout_name = layout.name.clone();
+    game.index = 0;
+    let loaded = LoadedInstances { path: path.to_string(), layout: Arc::new(layout), instances: file.instances };
+    game.instance_file = Some(Arc::new(loaded));
+    Ok(())
 }
 
 fn play_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
@@ -846,4 +910,45 @@ fn register_lab_entries(app: &mut App) {
             },
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shanghai::io::kmahjongg;
+
+    fn open(game: &mut ShanghaiGame, path: &Path) -> bool {
+        game.layout_path = path.display().to_string();
+        let opened = open_file(game);
+        if opened {
+            game.new_deal();
+        }
+        opened
+    }
+
+    #[test]
+    fn the_panel_opens_layout_and_instance_files_and_keeps_the_game_on_a_bad_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut game = ShanghaiGame::new("mini_turtle", 1, 0, false);
+        let layout = load("fortress72").unwrap();
+
+        let layout_path = tmp.path().join("fort.layout");
+        std::fs::write(&layout_path, kmahjongg::write(&layout)).unwrap();
+        assert!(open(&mut game, &layout_path), "{:?}", game.error);
+        assert_eq!(game.game.layout.len(), 72);
+
+        let kinds = deal(&layout, DealSource::Generator, 9, 4).unwrap();
+        let instance = Instance { index: 4, kinds: kinds.clone(), weak_rate: 0.25, strong_rate: 1.0 };
+        let file = InstanceFile { layout: layout.to_file(""), instances: vec![instance] };
+        let instances_path = tmp.path().join("skill.ron");
+        std::fs::write(&instances_path, file.to_text()).unwrap();
+        assert!(open(&mut game, &instances_path), "{:?}", game.error);
+        assert_eq!(game.game.kinds, kinds, "the file's deal is played");
+
+        let bad_path = tmp.path().join("bad.layout");
+        std::fs::write(&bad_path, "kmahjongg-layout-v1.0\nnonsense\n").unwrap();
+        assert!(!open(&mut game, &bad_path));
+        assert!(game.error.as_deref().is_some_and(|e| e.contains("bad.layout:")), "{:?}", game.error);
+        assert_eq!(game.game.kinds, kinds, "the game in progress stays");
+    }
 }
