@@ -6,6 +6,7 @@
 
 use std::collections::VecDeque;
 use std::f32::consts::FRAC_PI_4;
+use std::path::Path;
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -13,9 +14,13 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel};
+use super::panel::{
+    BoardArea, PresetRequest, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, preset_row,
+    side_panel,
+};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
+use crate::games::labyrinth::cli::load_params;
 use crate::games::labyrinth::experiment::Match;
 use crate::games::labyrinth::level::{Criterion, Params};
 use crate::games::labyrinth::rules::board::{cell, is_fixed, xy};
@@ -23,6 +28,7 @@ use crate::games::labyrinth::rules::tile::{E, N, S, W};
 use crate::games::labyrinth::rules::{Board, Cell, GameState, Insertion, TREASURES, Tile, Turn};
 use crate::games::labyrinth::setup::new_game;
 use crate::lab::rng::{GameRng, sub_rng};
+use crate::lab::runner::write_ron;
 use crate::lab::stats::wilson95;
 
 /// Side of one tile in world units (before the board's scale).
@@ -137,6 +143,8 @@ struct LabyrinthGame {
     log: VecDeque<String>,
     redraw: bool,
     layout: Layout,
+    /// What the bot-parameter preset field holds (kept across games).
+    params_path: String,
 }
 
 impl LabyrinthGame {
@@ -157,6 +165,7 @@ impl LabyrinthGame {
             log: VecDeque::new(),
             redraw: true,
             layout: Layout::default(),
+            params_path: String::new(),
         };
         game.log(format!("new game, {} players, player {} starts", n, game.state.current + 1));
         game
@@ -750,7 +759,10 @@ fn labyrinth_panel(
             game.job.clear_failure();
         }
         ui.separator();
-        egui::CollapsingHeader::new("bot parameters (live)").show(ui, |ui| params_ui(ui, &mut game.settings.params));
+        egui::CollapsingHeader::new("bot parameters (live)").show(ui, |ui| {
+            params_file_ui(ui, game);
+            params_ui(ui, &mut game.settings.params);
+        });
         ui.separator();
         ui.label(egui::RichText::new("log").strong());
         for line in &game.log {
@@ -784,9 +796,9 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
         if ui.button("New game").clicked() || players_changed {
             let settings = game.settings.clone();
             game.job.cancel();
-            let layout = game.layout;
+            let (layout, params_path) = (game.layout, std::mem::take(&mut game.params_path));
             *game = LabyrinthGame::new(settings);
-            game.layout = layout;
+            (game.layout, game.params_path) = (layout, params_path);
         }
     });
     ui.small("Human turn: click an arrow, R rotates the spare, click a green tile. Only the player to move sees their card (hot-seat).");
@@ -824,6 +836,30 @@ fn criterion_ui(ui: &mut egui::Ui, name: &str, c: &mut Criterion) {
 }
 
 /// Every constant of every bot; a change applies to the next decision.
+/// Loads the bot constants from a preset (a file, or a bundled name such as `thesis`) or
+/// saves them as one for `labyrinth match --params FILE`.
+fn params_file_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
+    let Some((request, path)) = preset_row(ui, &mut game.params_path, "preset .ron or name") else { return };
+    let shown = path.display().to_string();
+    match params_preset(&mut game.settings.params, request, &shown) {
+        Ok(what) => game.log(format!("bot parameters {what}: {shown}")),
+        Err(e) => game.log(format!("bot parameters: {e:#}")),
+    }
+}
+
+fn params_preset(params: &mut Params, request: PresetRequest, path: &str) -> anyhow::Result<&'static str> {
+    match request {
+        PresetRequest::Load => {
+            *params = load_params(Some(path))?;
+            Ok("loaded")
+        }
+        PresetRequest::Save => {
+            write_ron(Path::new(path), params)?;
+            Ok("saved")
+        }
+    }
+}
+
 fn params_ui(ui: &mut egui::Ui, p: &mut Params) {
     if ui.button("reset to defaults").clicked() {
         *p = Params::default();
@@ -908,4 +944,27 @@ fn win_rates(players: &[BotKind], records: &[crate::games::labyrinth::experiment
     let draws = records.iter().filter(|r| r.winner.is_none()).count() as u64;
     bars.push(("draw".into(), draws as f64 / games.max(1) as f64, wilson95(draws, games)));
     vec![LabPlot::Rates { title: "win rate per seat (95% interval)".into(), bars }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_bot_constants_load_back_and_a_bad_preset_changes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("bots.ron").display().to_string();
+        let mut params = Params::default();
+        params.asobi.threat += 1.5;
+        let chosen = params.clone();
+        params_preset(&mut params, PresetRequest::Save, &path).unwrap();
+        params = Params::default();
+        params_preset(&mut params, PresetRequest::Load, &path).unwrap();
+        assert_eq!(params, chosen);
+        assert_eq!(load_params(Some(&path)).unwrap(), chosen, "`labyrinth match --params FILE` reads it");
+        params_preset(&mut params, PresetRequest::Load, "thesis").unwrap();
+        assert_eq!(params, load_params(Some("thesis")).unwrap(), "bundled presets load by name");
+        let error = params_preset(&mut params, PresetRequest::Load, "no/such/preset.ron").unwrap_err();
+        assert!(format!("{error:#}").contains("no/such/preset.ron"), "{error:#}");
+    }
 }

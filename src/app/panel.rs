@@ -1,6 +1,8 @@
 //! The frame every screen shares: colours, the egui side panel that game screens fill, and
 //! the part of the window left for the board.
 
+use std::path::PathBuf;
+
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -166,4 +168,27 @@ mod tests {
         assert_eq!(app.world_mut().query::<&Piece>().iter(app.world()).count(), 0);
         assert!(app.world().get_entity(other).is_ok());
     }
+}
+
+/// What a preset row's buttons asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PresetRequest {
+    Load,
+    Save,
+}
+
+/// A file path field with Load and Save buttons, for a preset that the command line reads
+/// too; the request and the path when a button was pressed.
+pub fn preset_row(ui: &mut egui::Ui, path: &mut String, hint: &str) -> Option<(PresetRequest, PathBuf)> {
+    let mut request = None;
+    ui.horizontal(|ui| {
+        ui.add(egui::TextEdit::singleline(path).hint_text(hint).desired_width(170.0));
+        if ui.button("Load").clicked() {
+            request = Some(PresetRequest::Load);
+        }
+        if ui.button("Save").clicked() {
+            request = Some(PresetRequest::Save);
+        }
+    });
+    request.map(|r| (r, PathBuf::from(path.trim())))
 }

@@ -4,7 +4,9 @@
 //! flashing and popping), then the game advances to the next tick.
 
 use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
 
+use anyhow::Context;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use rand::SeedableRng;
@@ -25,6 +27,7 @@ use crate::games::puyo::rules::{
     Bits, Field, GarbageRule, HEIGHT, Outcome, Pair, Placement, Puyo, Rotation, Versus, WIDTH,
 };
 use crate::lab::rng::GameRng;
+use crate::lab::runner::write_ron;
 use crate::lab::stats::HeadToHead;
 
 /// Side of one cell in world units (before the board's scale).
@@ -131,6 +134,8 @@ struct TemplateEditor {
     show_conflicts: bool,
     /// The cells drawn as conflicting.
     conflict_cells: Bits,
+    /// What the "save group" folder field holds.
+    save_folder: String,
 }
 
 impl PuyoGame {
@@ -903,6 +908,32 @@ fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
         game.templates.edited.clear();
         game.rebuild_players();
     }
+    ui.horizontal(|ui| {
+        let field = egui::TextEdit::singleline(&mut game.templates.save_folder).hint_text("folder");
+        ui.add(field.desired_width(170.0));
+        let hint = "writes every template of the group, with the weights edited here, as NN-name.ron files; \
+                    the folder then opens as the template group, and `puyo build --templates DIR` reads it";
+        if ui.button("save group").on_hover_text(hint).clicked() {
+            let folder = PathBuf::from(game.templates.save_folder.trim());
+            match save_group(game, &folder) {
+                Ok(count) => game.log(format!("saved {count} templates to {}", folder.display())),
+                Err(e) => game.error = Some(format!("{e:#}")),
+            }
+        }
+    });
+}
+
+/// Writes the group's template files, edited weights included, into `folder` (numbered so
+/// that they load in the group's order); returns how many.
+fn save_group(game: &PuyoGame, folder: &Path) -> anyhow::Result<usize> {
+    let sources = group_sources(&game.settings.params.group)?;
+    std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    for (index, (path, _)) in sources.iter().enumerate() {
+        let file = edited_file(game, index).with_context(|| format!("{path}: not a template file"))?;
+        let name = Path::new(path).file_name().map_or("template.ron".into(), |n| n.to_string_lossy());
+        write_ron(&folder.join(format!("{:02}-{name}", index + 1)), &file)?;
+    }
+    Ok(sources.len())
 }
 
 /// The source file of template `index` of the group with any weights already edited.
@@ -1003,5 +1034,26 @@ mod tests {
         game.settings.seats[0] = Seat::Human;
         game.take_over(0);
         assert!(game.players[0].is_none(), "the person plays board 1 again");
+    }
+
+    #[test]
+    fn a_saved_group_opens_as_a_template_folder_with_its_edited_weights() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut game = PuyoGame::new(default_settings(false));
+        let mut edited = edited_file(&game, 3).expect("stairs8 has a fourth template");
+        edited.weights = vec![('A', 999)];
+        game.templates.edited.push((3, edited));
+        assert_eq!(save_group(&game, tmp.path()).unwrap(), 10);
+
+        let opts = &game.settings.params.compile;
+        let saved = load_group(tmp.path().to_str().unwrap(), opts).unwrap();
+        let bundled = load_group("stairs8", opts).unwrap();
+        let names =
+            |g: &[crate::games::puyo::ai::template::Template]| g.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&saved), names(&bundled), "the group's order is kept");
+        let weight_a =
+            |t: &crate::games::puyo::ai::template::Template| t.weights.iter().find(|w| w.0 == 'A').map(|w| w.1);
+        assert_eq!(weight_a(&saved[3]), Some(999), "the edit is saved");
+        assert_eq!(saved[0].weights, bundled[0].weights, "the other templates are as shipped");
     }
 }

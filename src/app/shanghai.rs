@@ -13,17 +13,22 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel};
+use super::panel::{
+    BoardArea, PresetRequest, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, preset_row,
+    side_panel,
+};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::risk::RiskJudge;
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
-use crate::games::shanghai::catalog::{bundled, load, weights_for};
+use crate::games::shanghai::catalog::{bundled, load, read_weights, weights_for};
 use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
 use crate::games::shanghai::generator::{DealSource, deal};
 use crate::games::shanghai::io::instances::{Instance, InstanceFile};
 use crate::games::shanghai::layout::Layout;
+use crate::games::shanghai::level::WeightsFile;
 use crate::games::shanghai::rules::{Face, Game, Kind, Move, UNKNOWN, faces};
 use crate::lab::rng::sub_rng;
+use crate::lab::runner::write_ron;
 use crate::lab::stats::wilson95;
 use crate::levels::read_user_file;
 
@@ -67,6 +72,8 @@ struct ShanghaiGame {
     layout_name: String,
     /// What the "layout file" field holds.
     layout_path: String,
+    /// What the weight preset field holds.
+    weights_path: String,
     /// Instances read from a `shanghai generate --out` file: `index` picks one of them (by
     /// position), and `seed` is not used. `None`: generator deals of the chosen layout.
     instance_file: Option<Arc<LoadedInstances>>,
@@ -105,6 +112,7 @@ impl ShanghaiGame {
         let mut screen = ShanghaiGame {
             layout_name: layout_name.to_string(),
             layout_path: String::new(),
+            weights_path: String::new(),
             instance_file: None,
             seed,
             index,
@@ -833,6 +841,31 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     if ui.small_button("tuned weights of this layout").clicked() {
         p.weights = weights_for(&game.layout_name);
     }
+    weights_file_ui(ui, game);
+}
+
+/// Loads the five weights from a preset (`shanghai tune --out`) or saves them as one for
+/// `--weights FILE`.
+fn weights_file_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
+    let Some((request, path)) = preset_row(ui, &mut game.weights_path, "weights .ron") else { return };
+    match weights_preset(game, request, &path) {
+        Ok(what) => game.log(format!("weights {what}: {}", path.display())),
+        Err(e) => game.error = Some(format!("{e:#}")),
+    }
+}
+
+fn weights_preset(game: &mut ShanghaiGame, request: PresetRequest, path: &Path) -> anyhow::Result<&'static str> {
+    match request {
+        PresetRequest::Load => {
+            game.params.weights = read_weights(path)?;
+            Ok("loaded")
+        }
+        PresetRequest::Save => {
+            let preset = WeightsFile { layout: game.game.layout.name.clone(), weights: game.params.weights };
+            write_ron(path, &preset)?;
+            Ok("saved")
+        }
+    }
 }
 
 /// Mini turtle layout for the Lab; the bundled layouts always load.
@@ -950,5 +983,23 @@ mod tests {
         assert!(!open(&mut game, &bad_path));
         assert!(game.error.as_deref().is_some_and(|e| e.contains("bad.layout:")), "{:?}", game.error);
         assert_eq!(game.game.kinds, kinds, "the game in progress stays");
+    }
+
+    #[test]
+    fn saved_weights_load_back_here_and_on_the_command_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("w.ron");
+        let mut game = ShanghaiGame::new("mini_turtle", 1, 0, false);
+        game.params.weights.moves = 0.7;
+        let chosen = game.params.weights;
+        weights_preset(&mut game, PresetRequest::Save, &path).unwrap();
+        game.params.weights = weights_for("turtle");
+        weights_preset(&mut game, PresetRequest::Load, &path).unwrap();
+        assert_eq!(game.params.weights, chosen);
+        assert_eq!(read_weights(&path).unwrap(), chosen, "`--weights FILE` reads it");
+        let bad = tmp.path().join("bad.ron");
+        std::fs::write(&bad, "(layout: 1)").unwrap();
+        assert!(weights_preset(&mut game, PresetRequest::Load, &bad).is_err());
+        assert_eq!(game.params.weights, chosen, "a bad file changes nothing");
     }
 }

@@ -436,6 +436,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Writes `value` as pretty RON with [`write_atomic`]: the presets that the command line
+/// reads back (weights, bot constants, templates).
+pub fn write_ron<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
+    let text = ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default())?;
+    write_atomic(path, format!("{text}\n").as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

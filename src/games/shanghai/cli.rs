@@ -20,7 +20,7 @@ use super::rules::UNKNOWN;
 use crate::lab::rng::game_rng;
 use crate::lab::runner::{
     BatchOptions, Experiment, OutputOptions, at_least_one, check_output_file, check_trace_index, print_result,
-    print_text, run_cli, write_atomic,
+    print_text, run_cli, write_atomic, write_ron,
 };
 
 #[derive(Debug, Subcommand)]
@@ -471,8 +471,7 @@ fn tune_weights(a: TuneArgs) -> anyhow::Result<()> {
         })
         .map_err(anyhow::Error::msg)?;
     let preset = WeightsFile { layout: layout.name.clone(), weights: best };
-    let text = ron::ser::to_string_pretty(&preset, ron::ser::PrettyConfig::default())?;
-    write_atomic(&out, format!("{text}\n").as_bytes())?;
+    write_ron(&out, &preset)?;
     let result = json!({"layout": layout.name, "weights": best, "solve_rate": rate,
         "trials": trials.len(), "options": opts, "out": out.display().to_string()});
     print_result(&result, &a.output);
