@@ -66,7 +66,8 @@ struct GalleryItem {
 struct NazoGame {
     sets: Vec<Set>,
     set_idx: usize,
-    puzzle_idx: usize,
+    /// The puzzle of set `set_idx` in play; `None` for a pasted or generated one.
+    puzzle_idx: Option<usize>,
     /// The text field for a pasted query or URL.
     text: String,
     title: String,
@@ -112,7 +113,7 @@ impl NazoGame {
         let mut game = NazoGame {
             sets,
             set_idx: 0,
-            puzzle_idx: 0,
+            puzzle_idx: None,
             text: String::new(),
             title: String::new(),
             puzzle: Puzzle::default(),
@@ -152,14 +153,14 @@ impl NazoGame {
         let Some((set_name, puzzles)) = self.sets.get(set) else { return };
         let Some((name, p)) = puzzles.get(puzzle) else { return };
         let (title, p) = (format!("{} / #{} {}", ascii(set_name), puzzle + 1, ascii(name)), p.clone());
-        self.set_idx = set;
-        self.puzzle_idx = puzzle;
         self.load(title, p);
+        (self.set_idx, self.puzzle_idx) = (set, Some(puzzle));
     }
 
     /// Replaces the puzzle in play; the solver's answer for the old one is dropped.
     fn load(&mut self, title: String, puzzle: Puzzle) {
         self.solver.cancel();
+        self.puzzle_idx = None;
         self.solved = None;
         self.solution_idx = 0;
         self.auto_solution = false;
@@ -554,22 +555,25 @@ fn puzzle_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
         for (i, s) in game.sets.iter().enumerate() {
             if ui.selectable_label(i == set, ascii(&s.0)).clicked() {
                 set = i;
-                idx = 0;
+                idx = Some(0);
             }
         }
     });
     if let Some((_, puzzles)) = game.sets.get(set) {
-        let name = puzzles.get(idx).map_or(String::new(), |p| format!("#{} {}", idx + 1, ascii(&p.0)));
+        let name = match idx.and_then(|i| puzzles.get(i).map(|p| (i, p))) {
+            Some((i, p)) => format!("#{} {}", i + 1, ascii(&p.0)),
+            None => "(one of your own)".to_string(),
+        };
         egui::ComboBox::from_label("puzzle").selected_text(name).show_ui(ui, |ui| {
             for (i, (n, _)) in puzzles.iter().enumerate() {
-                if ui.selectable_label(i == idx, format!("#{} {}", i + 1, ascii(n))).clicked() {
-                    idx = i;
+                if ui.selectable_label(idx == Some(i), format!("#{} {}", i + 1, ascii(n))).clicked() {
+                    idx = Some(i);
                 }
             }
         });
     }
-    if (set, idx) != (game.set_idx, game.puzzle_idx) {
-        game.load_bundled(set, idx);
+    if let Some(i) = idx.filter(|_| (set, idx) != (game.set_idx, game.puzzle_idx)) {
+        game.load_bundled(set, i);
     }
     ui.label("paste a pon2 query or IshikawaPuyo URL:");
     ui.horizontal(|ui| {
@@ -863,5 +867,16 @@ mod tests {
         game.cursor = Placement { col: 0, rot: Rotation::Right };
         assert!(game.play(game.cursor), "the first puzzle takes a pair at column 1");
         assert_eq!(game.cursor, Placement::SPAWN);
+    }
+
+    #[test]
+    fn a_puzzle_of_ones_own_leaves_the_set_list_free_to_reload_the_last_one() {
+        let mut game = NazoGame::new(false);
+        assert_eq!((game.set_idx, game.puzzle_idx), (0, Some(0)));
+        let own = game.puzzle.clone();
+        game.load("pasted puzzle".into(), own);
+        assert_eq!(game.puzzle_idx, None, "the list shows no bundled puzzle");
+        game.load_bundled(0, 0);
+        assert_eq!((game.set_idx, game.puzzle_idx), (0, Some(0)));
     }
 }
