@@ -70,7 +70,7 @@ enum Purpose {
 struct ShanghaiGame {
     /// A bundled layout's name or the path of a layout file the user opened.
     layout_name: String,
-    /// What the "layout file" field holds.
+    /// What the file field holds: a layout file or a `generate --out` instance file.
     layout_path: String,
     /// What the weight preset field holds.
     weights_path: String,
