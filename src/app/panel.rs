@@ -180,15 +180,28 @@ pub enum PresetRequest {
 /// A file path field with Load and Save buttons, for a preset that the command line reads
 /// too; the request and the path when a button was pressed.
 pub fn preset_row(ui: &mut egui::Ui, path: &mut String, hint: &str) -> Option<(PresetRequest, PathBuf)> {
-    let mut request = None;
+    let (pressed, path) = path_row(ui, path, hint, &[("Load", ""), ("Save", "")])?;
+    Some((if pressed == 0 { PresetRequest::Load } else { PresetRequest::Save }, path))
+}
+
+/// A file path field with `hint` and buttons after it (label, hover text or ""); the index of
+/// the button pressed and the path typed, trimmed.
+pub fn path_row(
+    ui: &mut egui::Ui,
+    path: &mut String,
+    hint: &str,
+    buttons: &[(&str, &str)],
+) -> Option<(usize, PathBuf)> {
+    let mut pressed = None;
     ui.horizontal(|ui| {
         ui.add(egui::TextEdit::singleline(path).hint_text(hint).desired_width(170.0));
-        if ui.button("Load").clicked() {
-            request = Some(PresetRequest::Load);
-        }
-        if ui.button("Save").clicked() {
-            request = Some(PresetRequest::Save);
+        for (i, &(label, help)) in buttons.iter().enumerate() {
+            let button = ui.button(label);
+            let button = if help.is_empty() { button } else { button.on_hover_text(help) };
+            if button.clicked() {
+                pressed = Some(i);
+            }
         }
     });
-    request.map(|r| (r, PathBuf::from(path.trim())))
+    pressed.map(|i| (i, PathBuf::from(path.trim())))
 }

@@ -4,7 +4,7 @@
 //! flashing and popping), then the game advances to the next tick.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
 use bevy::prelude::*;
@@ -13,7 +13,7 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, side_panel, spawn_text};
+use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, path_row, side_panel, spawn_text};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::{WeightRule, compile};
@@ -758,23 +758,21 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
 /// line at fault.
 fn template_group_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     let group = &mut game.settings.params.group;
-    let shown = std::path::Path::new(group.as_str()).file_name().map_or(group.clone(), |f| f.to_string_lossy().into());
+    let shown = Path::new(group.as_str()).file_name().map_or(group.clone(), |f| f.to_string_lossy().into());
     egui::ComboBox::from_label("template group").selected_text(shown).show_ui(ui, |ui| {
         for g in ["stairs8", "sandwich8", "domino6", "chains8", "all"] {
             ui.selectable_value(group, g.to_string(), g);
         }
     });
-    ui.horizontal(|ui| {
-        let field = egui::TextEdit::singleline(&mut game.template_folder).hint_text("folder of .ron labeling tables");
-        ui.add(field.desired_width(200.0));
-        if ui.button("Open").clicked() {
-            let folder = game.template_folder.trim().to_string();
-            match load_group(&folder, &game.settings.params.compile) {
-                Ok(_) => game.settings.params.group = folder,
-                Err(e) => game.error = Some(e.to_string()),
-            }
-        }
-    });
+    let Some((_, folder)) = path_row(ui, &mut game.template_folder, "folder of labeling tables", &[("Open", "")])
+    else {
+        return;
+    };
+    let folder = folder.display().to_string();
+    match load_group(&folder, &game.settings.params.compile) {
+        Ok(_) => game.settings.params.group = folder,
+        Err(e) => game.error = Some(e.to_string()),
+    }
 }
 
 /// The template players' settings (search, compiler, the combined player's switch and
@@ -908,19 +906,15 @@ fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
         game.templates.edited.clear();
         game.rebuild_players();
     }
-    ui.horizontal(|ui| {
-        let field = egui::TextEdit::singleline(&mut game.templates.save_folder).hint_text("folder");
-        ui.add(field.desired_width(170.0));
-        let hint = "writes every template of the group, with the weights edited here, as NN-name.ron files; \
-                    the folder then opens as the template group, and `puyo build --templates DIR` reads it";
-        if ui.button("save group").on_hover_text(hint).clicked() {
-            let folder = PathBuf::from(game.templates.save_folder.trim());
-            match save_group(game, &folder) {
-                Ok(count) => game.log(format!("saved {count} templates to {}", folder.display())),
-                Err(e) => game.error = Some(format!("{e:#}")),
-            }
-        }
-    });
+    let help = "writes every template of the group, with the weights edited here, as NN-name.ron files; \
+                the folder then opens as the template group, and `puyo build --templates DIR` reads it";
+    let Some((_, folder)) = path_row(ui, &mut game.templates.save_folder, "folder", &[("save group", help)]) else {
+        return;
+    };
+    match save_group(game, &folder) {
+        Ok(count) => game.log(format!("saved {count} templates to {}", folder.display())),
+        Err(e) => game.error = Some(format!("{e:#}")),
+    }
 }
 
 /// Writes the group's template files, edited weights included, into `folder` (numbered so

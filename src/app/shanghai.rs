@@ -14,8 +14,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
 use super::panel::{
-    BoardArea, PresetRequest, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, preset_row,
-    side_panel,
+    BoardArea, PresetRequest, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, path_row,
+    preset_row, side_panel,
 };
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::risk::RiskJudge;
@@ -649,11 +649,9 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
         game.instance_file = None;
         deal_now = true;
     }
-    ui.horizontal(|ui| {
-        let field = egui::TextEdit::singleline(&mut game.layout_path).hint_text(OPEN_HINT).desired_width(200.0);
-        ui.add(field).on_hover_text(OPEN_HELP);
-        deal_now |= ui.button("Open").clicked() && open_file(game);
-    });
+    if path_row(ui, &mut game.layout_path, OPEN_HINT, &[("Open", OPEN_HELP)]).is_some() {
+        deal_now |= open_file(game);
+    }
     ui.horizontal(|ui| match &game.instance_file {
         Some(file) => {
             let last = file.instances.len() as u64 - 1;
