@@ -290,26 +290,37 @@ pub fn text_report(result: &Value, whole: &str) -> String {
 /// layout's tiles, a deal) shows as its length.
 const REPORT_NESTED_ITEMS: usize = 8;
 
-/// A result value for people: floating-point numbers to 4 places, also inside lists (an
-/// interval, a map of points) and objects (`{key: value, ...}`, strings quoted there, long
-/// lists as their length); strings unquoted; other lists as JSON.
+/// A result value for people: floating-point numbers rounded (see [`rounded`]), also inside
+/// lists (an interval, a map of points) and objects (`{key: value, ...}`, strings quoted there);
+/// strings unquoted; other lists as JSON. Inside an object (parameters), a list longer than
+/// [`REPORT_NESTED_ITEMS`] shows as its length, however deep it lies (a layout's tiles, deals).
 fn shown(v: &Value) -> String {
+    shown_at(v, false)
+}
+
+fn shown_at(v: &Value, in_object: bool) -> String {
     match v {
-        Value::Number(n) if n.is_f64() => format!("{:.4}", n.as_f64().unwrap_or(0.0)),
+        Value::Number(n) if n.is_f64() => rounded(n.as_f64().unwrap_or(0.0)),
+        Value::String(_) if in_object => v.to_string(),
         Value::String(t) => t.clone(),
+        Value::Array(items) if in_object && items.len() > REPORT_NESTED_ITEMS => format!("[{} items]", items.len()),
         Value::Array(items) if items.iter().all(|v| v.is_number() || v.is_array()) => {
-            format!("[{}]", items.iter().map(shown).collect::<Vec<_>>().join(", "))
+            format!("[{}]", items.iter().map(|v| shown_at(v, in_object)).collect::<Vec<_>>().join(", "))
         }
         Value::Object(map) => {
-            let field = |(k, v): (&String, &Value)| match v {
-                Value::String(_) => format!("{k}: {v}"),
-                Value::Array(items) if items.len() > REPORT_NESTED_ITEMS => format!("{k}: [{} items]", items.len()),
-                _ => format!("{k}: {}", shown(v)),
-            };
+            let field = |(k, v): (&String, &Value)| format!("{k}: {}", shown_at(v, true));
             format!("{{{}}}", map.iter().map(field).collect::<Vec<_>>().join(", "))
         }
         other => other.to_string(),
     }
+}
+
+/// A fraction or mean to at most 4 places, without the zeros that say nothing: 0.1235, 23.5,
+/// 20.0 (one place kept, so that a float still reads as one).
+fn rounded(x: f64) -> String {
+    let fixed = format!("{x:.4}");
+    let trimmed = fixed.trim_end_matches('0');
+    if trimmed.ends_with('.') { format!("{trimmed}0") } else { trimmed.to_string() }
 }
 
 /// A shard file as read back by `asobi merge`.
@@ -463,24 +474,34 @@ mod tests {
         let result = serde_json::json!({"rate": 0.123456, "ci95": [0.1, 1.0], "games": 7, "counts": [1, 2], "map": [[0.5, 2.0 / 3.0]]});
         let report = text_report(&result, "--json");
         assert!(report.contains("rate: 0.1235\n"), "{report}");
-        assert!(report.contains("ci95: [0.1000, 1.0000]\n"), "{report}");
+        assert!(report.contains("ci95: [0.1, 1.0]\n"), "{report}");
         assert!(report.contains("games: 7\n") && report.contains("counts: [1, 2]\n"), "{report}");
-        assert!(report.contains("map: [[0.5000, 0.6667]]\n"), "{report}");
+        assert!(report.contains("map: [[0.5, 0.6667]]\n"), "{report}");
+    }
+
+    #[test]
+    fn rounded_numbers_drop_zeros_that_say_nothing() {
+        let cases = [(20.0, "20.0"), (0.123456, "0.1235"), (-1.25, "-1.25"), (0.99999, "1.0")];
+        for (x, text) in cases {
+            assert_eq!(rounded(x), text, "{x}");
+        }
     }
 
     #[test]
     fn text_report_shows_objects_field_by_field_with_fractions_rounded() {
         let result = serde_json::json!({"S=3": {"ci95": [0.25819, 0.65791], "name": "x", "wins": 9, "rate": 0.45}});
         let report = text_report(&result, "--json");
-        assert!(report.contains(r#"S=3: {ci95: [0.2582, 0.6579], name: "x", rate: 0.4500, wins: 9}"#), "{report}");
+        assert!(report.contains(r#"S=3: {ci95: [0.2582, 0.6579], name: "x", rate: 0.45, wins: 9}"#), "{report}");
     }
 
     #[test]
     fn text_report_shows_long_lists_inside_objects_as_their_length() {
         let tiles: Vec<[u8; 3]> = (0..36).map(|i| [i, 0, 0]).collect();
-        let result = serde_json::json!({"params": {"layout": {"name": "mini", "tiles": tiles}, "kinds": [1, 2]}});
+        let deals = vec![vec![0u8; 36]; 2];
+        let result = serde_json::json!({"params": {"layout": {"name": "mini", "tiles": tiles}, "kinds": [1, 2], "deals": {"Fixed": deals}}});
         let report = text_report(&result, "--json");
-        assert!(report.contains(r#"params: {kinds: [1, 2], layout: {name: "mini", tiles: [36 items]}}"#), "{report}");
+        let expected = r#"params: {deals: {Fixed: [[36 items], [36 items]]}, kinds: [1, 2], layout: {name: "mini", tiles: [36 items]}}"#;
+        assert!(report.contains(expected), "{report}");
     }
 
     /// A toy experiment: each game draws a number; the summary counts the even ones.

@@ -230,8 +230,12 @@ fn instance_files_round_trip_and_reject_bad_deals() {
     let (read_layout, back) = InstanceFile::parse("x.ron", &file.to_text()).unwrap();
     assert_eq!((read_layout.positions, back), (layout.positions.clone(), file.clone()));
     let mut bad = file;
-    bad.instances[0].kinds[0] = (bad.instances[0].kinds[0] + 1) % 9;
-    assert!(InstanceFile::parse("x.ron", &bad.to_text()).is_err());
+    bad.instances.push(Instance { index: 7, ..bad.instances[0].clone() });
+    bad.instances[1].kinds[0] = (bad.instances[1].kinds[0] + 1) % 9;
+    let text = bad.to_text();
+    let line = text.lines().position(|l| l.trim_start().starts_with("index: 7")).unwrap() + 1;
+    let err = InstanceFile::parse("x.ron", &text).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("x.ron:{line}: instance 7: ")), "{err}");
 }
 
 #[derive(Parser)]

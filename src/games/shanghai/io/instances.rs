@@ -29,26 +29,39 @@ impl InstanceFile {
     }
 
     /// Parses and checks a file: the layout is valid and every deal has the layout's size
-    /// and kind counts.
+    /// and kind counts. A bad deal's error names the line of its `index` field.
     pub fn parse(file: &str, text: &str) -> anyhow::Result<(Layout, InstanceFile)> {
         let parsed: InstanceFile = crate::levels::parse_ron(file, text)?;
         let layout = Layout::from_file(&parsed.layout).map_err(|m| anyhow::anyhow!("{file}: layout: {m}"))?;
         let mut expected = kind_sizes(layout.len());
         expected.sort_unstable();
         for inst in &parsed.instances {
+            let at = match line_of_index(text, inst.index) {
+                Some(line) => format!("{file}:{line}: instance {}", inst.index),
+                None => format!("{file}: instance {}", inst.index),
+            };
             let mut counts = vec![0u8; expected.len()];
             for &k in &inst.kinds {
-                anyhow::ensure!((k as usize) < counts.len(), "{file}: instance {}: kind {k} out of range", inst.index);
+                anyhow::ensure!((k as usize) < counts.len(), "{at}: kind {k} out of range");
                 counts[k as usize] += 1;
             }
             counts.sort_unstable();
             anyhow::ensure!(
                 inst.kinds.len() == layout.len() && counts == expected,
-                "{file}: instance {}: its kinds do not fit the layout ({} positions)",
-                inst.index,
+                "{at}: its kinds do not fit the layout ({} positions)",
                 layout.len()
             );
         }
         Ok((layout, parsed))
     }
+}
+
+/// The 1-based line of the first `index: N` field with this value, however the file is laid
+/// out; `None` when no field reads so (the error then names the instance alone).
+fn line_of_index(text: &str, index: u64) -> Option<usize> {
+    text.match_indices("index:").find_map(|(at, key)| {
+        let rest = text[at + key.len()..].trim_start();
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        (rest[..digits].parse() == Ok(index)).then(|| text[..at].matches('\n').count() + 1)
+    })
 }
