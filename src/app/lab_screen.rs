@@ -80,8 +80,13 @@ pub fn register_lab_experiment(app: &mut App, entry: LabEntry) {
     app.world_mut().get_resource_or_init::<LabCatalog>().0.push(entry);
 }
 
-/// A run in flight: its progress counters and the thread that returns its outcome.
-type RunningLab = (Arc<SharedProgress>, JoinHandle<anyhow::Result<Option<LabOutcome>>>);
+/// A run in flight: which catalog entry, its progress counters and the thread that returns
+/// its outcome.
+struct RunningLab {
+    entry: usize,
+    progress: Arc<SharedProgress>,
+    handle: JoinHandle<anyhow::Result<Option<LabOutcome>>>,
+}
 
 /// The Lab's form and the run in flight or finished.
 #[derive(Resource)]
@@ -120,7 +125,7 @@ fn start_demo_run(demo: Res<DemoMode>, catalog: Res<LabCatalog>, mut state: ResM
     }
     if let Some(entry) = catalog.0.first() {
         select(&mut state, 0, entry);
-        start_run(&mut state, entry);
+        start_run(&mut state, 0, entry);
     }
 }
 
@@ -129,21 +134,21 @@ fn select(state: &mut LabState, index: usize, entry: &LabEntry) {
     state.size = entry.default_size;
 }
 
-/// Starts `entry` in the background with the form's size and seed.
-fn start_run(state: &mut LabState, entry: &LabEntry) {
+/// Starts `entry` (catalog index `index`) in the background with the form's size and seed.
+fn start_run(state: &mut LabState, index: usize, entry: &LabEntry) {
     let progress = Arc::new(SharedProgress::default());
     let (run, size, seed, shared) = (entry.run, state.size, state.seed, progress.clone());
     let handle = std::thread::spawn(move || run(size, seed, &shared));
-    state.running = Some((progress, handle));
+    state.running = Some(RunningLab { entry: index, progress, handle });
     state.outcome = None;
 }
 
 fn collect_finished_run(mut state: ResMut<LabState>) {
-    if !state.running.as_ref().is_some_and(|(_, handle)| handle.is_finished()) {
+    if !state.running.as_ref().is_some_and(|run| run.handle.is_finished()) {
         return;
     }
-    let (_, handle) = state.running.take().expect("checked above");
-    state.outcome = match handle.join() {
+    let run = state.running.take().expect("checked above");
+    state.outcome = match run.handle.join() {
         Ok(Ok(Some(outcome))) => Some(Ok(outcome)),
         Ok(Ok(None)) => None,
         Ok(Err(e)) => Some(Err(format!("{e:#}"))),
@@ -166,9 +171,20 @@ fn lab_ui(
         None if catalog.0.is_empty() => {
             ui.label("No experiments yet: the game screens that register them are not built.");
         }
-        None => {
-            ui.label("Pick an experiment on the left and press Run.");
-        }
+        None => match state.running.as_ref().and_then(|run| Some((run, catalog.0.get(run.entry)?))) {
+            Some((run, entry)) => {
+                let (done, total) = progress_counts(&run.progress);
+                ui.label(format!(
+                    "Running {}: {}, {done}/{total} {}. The result and its plots appear here when it ends.",
+                    entry.game.title(),
+                    entry.name,
+                    entry.size_label
+                ));
+            }
+            None => {
+                ui.label("Pick an experiment on the left and press Run.");
+            }
+        },
         Some(Err(message)) => {
             ui.colored_label(egui::Color32::from_rgb(230, 90, 80), message);
         }
@@ -198,22 +214,25 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
         ui.add(egui::DragValue::new(&mut state.seed));
     });
     match &state.running {
-        Some((progress, _)) => {
-            let done = progress.done.load(Ordering::Relaxed);
-            let total = progress.total.load(Ordering::Relaxed).max(1);
-            ui.add(
-                egui::ProgressBar::new(done as f32 / total as f32).text(format!("{done}/{total} {}", entry.size_label)),
-            );
+        Some(run) => {
+            let (done, total) = progress_counts(&run.progress);
+            let size_label = catalog.get(run.entry).map_or("", |running| running.size_label);
+            ui.add(egui::ProgressBar::new(done as f32 / total as f32).text(format!("{done}/{total} {size_label}")));
             if ui.button("Cancel").clicked() {
-                progress.cancel.store(true, Ordering::Relaxed);
+                run.progress.cancel.store(true, Ordering::Relaxed);
             }
         }
         None => {
             if ui.button("Run").clicked() {
-                start_run(state, entry);
+                start_run(state, state.selected, entry);
             }
         }
     }
+}
+
+/// Games (trials, deals...) done and in all, the total at least 1.
+fn progress_counts(progress: &SharedProgress) -> (u64, u64) {
+    (progress.done.load(Ordering::Relaxed), progress.total.load(Ordering::Relaxed).max(1))
 }
 
 /// Shows the result and its plots; returns the scatter point the user asked to open.

@@ -67,7 +67,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Match(a) => {
             if !(2..=4).contains(&a.players.len()) {
-                bail!("--players: {} bots given, a game has 2-4 players", a.players.len());
+                let n = a.players.len();
+                bail!("--players: {n} bot{} given, a game has 2-4 players", if n == 1 { "" } else { "s" });
             }
             let params = load_params(a.params.as_deref())?;
             let exp = Match {
