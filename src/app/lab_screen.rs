@@ -173,12 +173,11 @@ fn lab_ui(
         }
         None => match state.running.as_ref().and_then(|run| Some((run, catalog.0.get(run.entry)?))) {
             Some((run, entry)) => {
-                let (done, total) = progress_counts(&run.progress);
+                let (_, counts) = progress_text(&run.progress, entry.size_label);
                 ui.label(format!(
-                    "Running {}: {}, {done}/{total} {}. The result and its plots appear here when it ends.",
+                    "Running {}: {}, {counts}. The result and its plots appear here when it ends.",
                     entry.game.title(),
-                    entry.name,
-                    entry.size_label
+                    entry.name
                 ));
             }
             None => {
@@ -215,9 +214,9 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
     });
     match &state.running {
         Some(run) => {
-            let (done, total) = progress_counts(&run.progress);
             let size_label = catalog.get(run.entry).map_or("", |running| running.size_label);
-            ui.add(egui::ProgressBar::new(done as f32 / total as f32).text(format!("{done}/{total} {size_label}")));
+            let (fraction, counts) = progress_text(&run.progress, size_label);
+            ui.add(egui::ProgressBar::new(fraction).text(counts));
             if ui.button("Cancel").clicked() {
                 run.progress.cancel.store(true, Ordering::Relaxed);
             }
@@ -230,9 +229,14 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
     }
 }
 
-/// Games (trials, deals...) done and in all, the total at least 1.
-fn progress_counts(progress: &SharedProgress) -> (u64, u64) {
-    (progress.done.load(Ordering::Relaxed), progress.total.load(Ordering::Relaxed).max(1))
+/// A run's share done and its counts ("12/100 trials"), or "starting" until the experiment
+/// has set its total.
+fn progress_text(progress: &SharedProgress, size_label: &str) -> (f32, String) {
+    let (done, total) = (progress.done.load(Ordering::Relaxed), progress.total.load(Ordering::Relaxed));
+    match total {
+        0 => (0.0, "starting".into()),
+        _ => (done as f32 / total as f32, format!("{done}/{total} {size_label}")),
+    }
 }
 
 /// Shows the result and its plots; returns the scatter point the user asked to open.
