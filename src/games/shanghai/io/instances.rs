@@ -36,19 +36,22 @@ impl InstanceFile {
         let mut expected = kind_sizes(layout.len());
         expected.sort_unstable();
         for inst in &parsed.instances {
-            let at = match line_of_index(text, inst.index) {
+            // Looked up only for an error: a scan of the text per instance would make a long
+            // file's check quadratic.
+            let at = || match line_of_index(text, inst.index) {
                 Some(line) => format!("{file}:{line}: instance {}", inst.index),
                 None => format!("{file}: instance {}", inst.index),
             };
             let mut counts = vec![0u8; expected.len()];
             for &k in &inst.kinds {
-                anyhow::ensure!((k as usize) < counts.len(), "{at}: kind {k} out of range");
+                anyhow::ensure!((k as usize) < counts.len(), "{}: kind {k} out of range", at());
                 counts[k as usize] += 1;
             }
             counts.sort_unstable();
             anyhow::ensure!(
                 inst.kinds.len() == layout.len() && counts == expected,
-                "{at}: its kinds do not fit the layout ({} positions)",
+                "{}: its kinds do not fit the layout ({} positions)",
+                at(),
                 layout.len()
             );
         }
@@ -57,11 +60,26 @@ impl InstanceFile {
 }
 
 /// The 1-based line of the first `index: N` field with this value, however the file is laid
-/// out; `None` when no field reads so (the error then names the instance alone).
+/// out (a longer key ending in "index" does not count); `None` when no field reads so (the
+/// error then names the instance alone).
 fn line_of_index(text: &str, index: u64) -> Option<usize> {
-    text.match_indices("index:").find_map(|(at, key)| {
+    let key_starts_at = |at: usize| !text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+    text.match_indices("index:").filter(|&(at, _)| key_starts_at(at)).find_map(|(at, key)| {
         let rest = text[at + key.len()..].trim_start();
         let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
         (rest[..digits].parse() == Ok(index)).then(|| text[..at].matches('\n').count() + 1)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_of_index;
+
+    #[test]
+    fn the_line_of_an_index_skips_longer_keys_and_other_values() {
+        let text = "(\n  weak_index: 7,\n  index: 17,\n  index:7, kinds: [],\n)";
+        assert_eq!(line_of_index(text, 7), Some(4));
+        assert_eq!(line_of_index(text, 17), Some(3));
+        assert_eq!(line_of_index(text, 1), None);
+    }
 }
