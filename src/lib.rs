@@ -1,5 +1,10 @@
 //! asobi: a desktop game-AI lab. `games` holds the five engines and their AIs (no Bevy),
 //! `lab` what they share, `app` the Bevy + egui desktop program.
+//!
+//! Read these docs with `cargo doc --no-deps --document-private-items --open`: this crate's
+//! library exists for the binary and the tests, so its docs explain private helpers too, and
+//! public items may link to them.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod app;
 pub mod games;

@@ -73,7 +73,7 @@ pub fn replay(puzzle: &Puzzle, placements: &[Placement]) -> Replay {
 /// that the type-4 filter and the metrics need. (The engine reports each link's cells where
 /// they are at that moment; this adapter keeps the identities.)
 struct Tracker {
-    /// ids[col][row]: the id of the puyo at that cell.
+    /// `ids[col][row]`: the id of the puyo at that cell.
     ids: [Vec<usize>; WIDTH],
     /// Per id: its kind.
     kind: Vec<Puyo>,
