@@ -11,7 +11,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment};
+use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiments};
 use super::panel::{
     BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel, spawn_text,
 };
@@ -44,7 +44,7 @@ impl Plugin for CalculationPlugin {
             )
             .add_systems(EguiPrimaryContextPass, calc_panel.run_if(in_state(Screen::Calculation)));
         app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Calculation);
-        register_lab_entries(app);
+        register_lab_experiments(app, lab_entries());
     }
 }
 
@@ -785,7 +785,8 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
     }
 }
 
-/// Success rate with 3 and 4 stacks, lookahead 0 and 1, one bar per configuration.
+/// Success rate with 3 and 4 stacks, lookahead 0 and 1, one bar per configuration (in the
+/// order of the entry's commands).
 fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
     use std::sync::atomic::Ordering;
     let configs: Vec<(usize, u8)> = vec![(3, 0), (3, 1), (4, 0), (4, 1)];
@@ -816,18 +817,23 @@ fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<
     Ok(Some(LabOutcome {
         result: serde_json::Value::Object(summary),
         plots: vec![LabPlot::Rates { title: "success rate by configuration (L = 20)".into(), bars }],
+        parts: results,
     }))
 }
 
-fn register_lab_entries(app: &mut App) {
-    register_lab_experiment(
-        app,
-        LabEntry {
-            game: Screen::Calculation,
-            name: "success rate: 3/4 stacks, lookahead 0/1 (L=20)",
-            size_label: "deals",
-            default_size: 20,
-            run: run_rates,
-        },
-    );
+/// The Calculation experiment of the Lab screen.
+pub fn lab_entries() -> Vec<LabEntry> {
+    vec![LabEntry {
+        game: Screen::Calculation,
+        name: "success rate: 3/4 stacks, lookahead 0/1 (L=20)",
+        size_label: "deals",
+        default_size: 20,
+        commands: &[
+            "asobi calc play --stacks 3 --deals {size} --plans 20 --lookahead 0 --seed {seed}",
+            "asobi calc play --stacks 3 --deals {size} --plans 20 --lookahead 1 --seed {seed}",
+            "asobi calc play --stacks 4 --deals {size} --plans 20 --lookahead 0 --seed {seed}",
+            "asobi calc play --stacks 4 --deals {size} --plans 20 --lookahead 1 --seed {seed}",
+        ],
+        run: run_rates,
+    }]
 }

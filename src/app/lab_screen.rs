@@ -17,6 +17,9 @@ use crate::lab::runner::{Experiment, Shard, SharedProgress, result_json, run_rec
 pub struct LabOutcome {
     pub result: serde_json::Value,
     pub plots: Vec<LabPlot>,
+    /// The JSON result of each of the entry's commands, in their order, as the command line
+    /// prints it (for an entry of one command, `result` itself).
+    pub parts: Vec<serde_json::Value>,
 }
 
 /// A plot of a Lab result, as plain data.
@@ -54,8 +57,19 @@ pub struct LabEntry {
     /// What the size counts ("games", "deals", ...).
     pub size_label: &'static str,
     pub default_size: u64,
+    /// The same run from the command line: one command per part of the outcome, with `{size}`
+    /// and `{seed}` standing for the form's values.
+    pub commands: &'static [&'static str],
     /// Runs the experiment with `size` games from `seed`; `Ok(None)` when cancelled.
     pub run: fn(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>>,
+}
+
+impl LabEntry {
+    /// The commands that run this experiment with `size` games from `seed`.
+    pub fn command_lines(&self, size: u64, seed: u64) -> Vec<String> {
+        let fill = |command: &&str| command.replace("{size}", &size.to_string()).replace("{seed}", &seed.to_string());
+        self.commands.iter().map(fill).collect()
+    }
 }
 
 /// Runs experiment `exp` for the Lab and summarizes it the way the command line does;
@@ -69,15 +83,16 @@ pub fn run_for_lab<E: Experiment>(
     progress.total.store(exp.games(), Ordering::Relaxed);
     let Some(games) = run_records(exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
     let plots = plots(&games.records);
-    Ok(Some(LabOutcome { result: result_json(exp, seed, Shard::WHOLE, &games), plots }))
+    let result = result_json(exp, seed, Shard::WHOLE, &games);
+    Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots }))
 }
 
 #[derive(Resource, Default)]
 pub struct LabCatalog(pub Vec<LabEntry>);
 
-/// Adds an experiment to the Lab screen.
-pub fn register_lab_experiment(app: &mut App, entry: LabEntry) {
-    app.world_mut().get_resource_or_init::<LabCatalog>().0.push(entry);
+/// Adds a game's experiments to the Lab screen.
+pub fn register_lab_experiments(app: &mut App, entries: Vec<LabEntry>) {
+    app.world_mut().get_resource_or_init::<LabCatalog>().0.extend(entries);
 }
 
 /// A run in flight: which catalog entry, its progress counters and the thread that returns
@@ -212,6 +227,7 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
         ui.label("seed");
         ui.add(egui::DragValue::new(&mut state.seed));
     });
+    command_lines_ui(ui, &entry.command_lines(state.size, state.seed));
     match &state.running {
         Some(run) => {
             let size_label = catalog.get(run.entry).map_or("", |running| running.size_label);
@@ -226,6 +242,19 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
                 start_run(state, state.selected, entry);
             }
         }
+    }
+}
+
+/// The form's run as commands to paste into a shell, for larger runs or other machines.
+fn command_lines_ui(ui: &mut egui::Ui, lines: &[String]) {
+    ui.horizontal(|ui| {
+        ui.label("the same run from the command line");
+        if ui.small_button("copy").clicked() {
+            ui.ctx().copy_text(lines.join("\n"));
+        }
+    });
+    for line in lines {
+        ui.add(egui::Label::new(egui::RichText::new(line).monospace()).wrap());
     }
 }
 
@@ -376,11 +405,19 @@ mod tests {
     use super::*;
 
     fn echo(size: u64, seed: u64, _: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
-        Ok(Some(LabOutcome { result: serde_json::json!({ "size": size, "seed": seed }), plots: Vec::new() }))
+        let result = serde_json::json!({ "size": size, "seed": seed });
+        Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots: Vec::new() }))
     }
 
     fn world(demo: bool) -> World {
-        let entry = LabEntry { game: Screen::Puyo, name: "echo", size_label: "games", default_size: 7, run: echo };
+        let entry = LabEntry {
+            game: Screen::Puyo,
+            name: "echo",
+            size_label: "games",
+            default_size: 7,
+            commands: &["asobi echo --games {size} --seed {seed}"],
+            run: echo,
+        };
         let mut world = World::new();
         world.insert_resource(DemoMode(demo));
         world.insert_resource(LabState::default());
@@ -402,6 +439,13 @@ mod tests {
         assert_eq!(state.selected, 0);
         let outcome = state.outcome.as_ref().expect("checked above").as_ref().expect("the run succeeds");
         assert_eq!(outcome.result, serde_json::json!({ "size": 7, "seed": 1 }));
+    }
+
+    #[test]
+    fn a_command_line_carries_the_forms_size_and_seed() {
+        let world = world(false);
+        let entry = &world.resource::<LabCatalog>().0[0];
+        assert_eq!(entry.command_lines(250, 9), vec!["asobi echo --games 250 --seed 9"]);
     }
 
     #[test]

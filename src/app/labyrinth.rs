@@ -13,7 +13,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
+use super::lab_screen::{LabEntry, LabPlot, register_lab_experiments, run_for_lab};
 use super::panel::{
     BoardArea, PresetRequest, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, preset_row,
     side_panel,
@@ -46,7 +46,7 @@ impl Plugin for LabyrinthPlugin {
             .add_systems(Update, (human_input, advance_game, redraw).chain().run_if(in_state(Screen::Labyrinth)))
             .add_systems(EguiPrimaryContextPass, labyrinth_panel.run_if(in_state(Screen::Labyrinth)));
         app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Labyrinth);
-        register_lab_entries(app);
+        register_lab_experiments(app, lab_entries());
     }
 }
 
@@ -890,14 +890,17 @@ fn params_ui(ui: &mut egui::Ui, p: &mut Params) {
     criterion_ui(ui, "slide-direction", &mut p.slide_direction);
 }
 
-fn register_lab_entries(app: &mut App) {
-    register_lab_experiment(
-        app,
+/// The Labyrinth experiments of the Lab screen.
+pub fn lab_entries() -> Vec<LabEntry> {
+    vec![
         LabEntry {
             game: Screen::Labyrinth,
             name: "tournament: asobi vs big-brain (2 players)",
             size_label: "games",
             default_size: 20,
+            commands: &[
+                "asobi labyrinth match --players asobi,big-brain --games {size} --alternate-first --seed {seed}",
+            ],
             run: |size, seed, progress| {
                 let exp = Match {
                     players: vec![BotKind::Asobi, BotKind::BigBrain],
@@ -909,14 +912,14 @@ fn register_lab_entries(app: &mut App) {
                 run_for_lab(&exp, seed, progress, |records| win_rates(&exp.players, records))
             },
         },
-    );
-    register_lab_experiment(
-        app,
         LabEntry {
             game: Screen::Labyrinth,
             name: "tournament: asobi, big-brain, saboteur, hybrid (4 players)",
             size_label: "games",
             default_size: 12,
+            commands: &[
+                "asobi labyrinth match --players asobi,big-brain,saboteur,hybrid --games {size} --alternate-first --seed {seed}",
+            ],
             run: |size, seed, progress| {
                 let exp = Match {
                     players: vec![BotKind::Asobi, BotKind::BigBrain, BotKind::Saboteur, BotKind::Hybrid],
@@ -928,7 +931,7 @@ fn register_lab_entries(app: &mut App) {
                 run_for_lab(&exp, seed, progress, |records| win_rates(&exp.players, records))
             },
         },
-    );
+    ]
 }
 
 fn win_rates(players: &[BotKind], records: &[crate::games::labyrinth::experiment::GameRecord]) -> Vec<LabPlot> {

@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use rand::SeedableRng;
 
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiment, run_for_lab};
+use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiments, run_for_lab};
 use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, side_panel, spawn_text};
 use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
@@ -44,7 +44,7 @@ impl Plugin for NazoPlugin {
             )
             .add_systems(EguiPrimaryContextPass, nazo_panel.run_if(in_state(Screen::Nazo)));
         app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Nazo);
-        register_lab_entries(app);
+        register_lab_experiments(app, lab_entries());
     }
 }
 
@@ -822,20 +822,27 @@ fn ascii(name: &str) -> String {
 
 /// The generation experiment (paper §7) for the Lab: 2 moves, 3-chain, unique solution, type 5,
 /// by the paper's filter and by asobi's direct construction.
-fn register_lab_entries(app: &mut App) {
-    let entry = |name, run| LabEntry { game: Screen::Nazo, name, size_label: "puzzles", default_size: 20, run };
-    register_lab_experiment(
-        app,
-        entry("generate: type 5, 2 moves 3-chain, filter (paper)", |size, seed, progress| {
-            lab_generate(Method::Filter, size, seed, progress)
-        }),
-    );
-    register_lab_experiment(
-        app,
-        entry("generate: type 5, 2 moves 3-chain, direct", |size, seed, progress| {
-            lab_generate(Method::Direct, size, seed, progress)
-        }),
-    );
+pub fn lab_entries() -> Vec<LabEntry> {
+    let entry = |name, commands, run| LabEntry {
+        game: Screen::Nazo,
+        name,
+        size_label: "puzzles",
+        default_size: 20,
+        commands,
+        run,
+    };
+    vec![
+        entry(
+            "generate: type 5, 2 moves 3-chain, filter (paper)",
+            &["asobi nazo generate --moves 2 --chain 3 --type 5 --method filter --count {size} --seed {seed}"],
+            |size, seed, progress| lab_generate(Method::Filter, size, seed, progress),
+        ),
+        entry(
+            "generate: type 5, 2 moves 3-chain, direct",
+            &["asobi nazo generate --moves 2 --chain 3 --type 5 --method direct --count {size} --seed {seed}"],
+            |size, seed, progress| lab_generate(Method::Direct, size, seed, progress),
+        ),
+    ]
 }
 
 fn lab_generate(method: Method, size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {

@@ -12,7 +12,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use rand::SeedableRng;
 
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabPlot, register_lab_experiment, run_for_lab};
+use super::lab_screen::{LabEntry, LabPlot, register_lab_experiments, run_for_lab};
 use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, path_row, side_panel, spawn_text};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
@@ -47,7 +47,7 @@ impl Plugin for PuyoPlugin {
             )
             .add_systems(EguiPrimaryContextPass, puyo_panel.run_if(in_state(Screen::Puyo)));
         app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Puyo);
-        register_lab_entries(app);
+        register_lab_experiments(app, lab_entries());
     }
 }
 
@@ -940,14 +940,17 @@ fn edited_file(game: &PuyoGame, index: usize) -> Option<TemplateFile> {
     crate::levels::parse_ron::<TemplateFile>(path, text).ok()
 }
 
-fn register_lab_entries(app: &mut App) {
-    register_lab_experiment(
-        app,
+/// The Puyo experiments of the Lab screen.
+pub fn lab_entries() -> Vec<LabEntry> {
+    vec![
         LabEntry {
             game: Screen::Puyo,
             name: "moves to complete a template (stairs, depth 3)",
             size_label: "trials",
             default_size: 100,
+            commands: &[
+                "asobi puyo build --templates stairs8 --depth 3 --select max --trials {size} --max-moves 100 --seed {seed}",
+            ],
             run: |size, seed, progress| {
                 let exp = Build { params: AiParams::default(), trials: size, max_moves: 100, colors: 4 };
                 run_for_lab(&exp, seed, progress, |records| {
@@ -956,14 +959,12 @@ fn register_lab_entries(app: &mut App) {
                 })
             },
         },
-    );
-    register_lab_experiment(
-        app,
         LabEntry {
             game: Screen::Puyo,
             name: "endless: chain length (combined)",
             size_label: "games",
             default_size: 50,
+            commands: &["asobi puyo endless --ai combined --games {size} --seed {seed}"],
             run: |size, seed, progress| {
                 let exp = Endless {
                     ai: AiKind::Combined,
@@ -979,14 +980,12 @@ fn register_lab_entries(app: &mut App) {
                 })
             },
         },
-    );
-    register_lab_experiment(
-        app,
         LabEntry {
             game: Screen::Puyo,
             name: "versus: asobi vs combined",
             size_label: "games",
             default_size: 40,
+            commands: &["asobi puyo versus --p1 asobi --p2 combined --games {size} --seed {seed}"],
             run: |size, seed, progress| {
                 let exp = VersusExp {
                     p1: AiKind::Asobi,
@@ -1009,7 +1008,7 @@ fn register_lab_entries(app: &mut App) {
                 })
             },
         },
-    );
+    ]
 }
 
 #[cfg(test)]

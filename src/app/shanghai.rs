@@ -12,7 +12,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiment, run_for_lab};
+use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiments, run_for_lab};
 use super::panel::{
     BoardArea, PresetRequest, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, path_row,
     preset_row, side_panel,
@@ -54,7 +54,7 @@ impl Plugin for ShanghaiPlugin {
             )
             .add_systems(EguiPrimaryContextPass, shanghai_panel.run_if(in_state(Screen::Shanghai)));
         app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Shanghai);
-        register_lab_entries(app);
+        register_lab_experiments(app, lab_entries());
     }
 }
 
@@ -871,14 +871,17 @@ fn lab_layout() -> anyhow::Result<Arc<Layout>> {
     load("mini_turtle")
 }
 
-fn register_lab_entries(app: &mut App) {
-    register_lab_experiment(
-        app,
+/// The Shanghai experiments of the Lab screen.
+pub fn lab_entries() -> Vec<LabEntry> {
+    vec![
         LabEntry {
             game: Screen::Shanghai,
             name: "eval: solve rate on mini turtle (n = 4, D = 2)",
             size_label: "deals",
             default_size: 20,
+            commands: &[
+                "asobi shanghai eval --layout mini_turtle --instances {size} --plays 1 --n 4 --depth 2 --seed {seed}",
+            ],
             run: |size, seed, progress| {
                 let layout = lab_layout()?;
                 let player =
@@ -903,14 +906,14 @@ fn register_lab_entries(app: &mut App) {
                 })
             },
         },
-    );
-    register_lab_experiment(
-        app,
         LabEntry {
             game: Screen::Shanghai,
             name: "generate: weak (1x1) vs strong (8x2) map on mini turtle",
             size_label: "instances",
             default_size: 40,
+            commands: &[
+                "asobi shanghai generate --layout mini_turtle --count {size} --weak 1x1 --strong 8x2 --plays 6 --weak-max 0.5 --strong-min 0.75 --seed {seed}",
+            ],
             run: |size, seed, progress| {
                 let layout = lab_layout()?;
                 let weights = weights_for(&layout.name);
@@ -940,7 +943,7 @@ fn register_lab_entries(app: &mut App) {
                 })
             },
         },
-    );
+    ]
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 
 use std::process::{Command, Output};
 
+use serde_json::Value;
+
 pub fn asobi(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_asobi")).args(args).output().expect("asobi runs")
 }
@@ -46,6 +48,62 @@ fn merge_of_a_malformed_file_names_file_and_line() {
     let missing = asobi(&["merge", dir.join("none.json").to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("none.json"));
+}
+
+/// Removes what is measured rather than computed: wall-clock times and the rates made of them.
+pub fn untimed(value: &mut Value) {
+    match value {
+        Value::Object(fields) => {
+            fields.retain(|key, _| !(key.starts_with("ms_per") || key == "seconds" || key == "per_minute"));
+            fields.values_mut().for_each(untimed);
+        }
+        Value::Array(items) => items.iter_mut().for_each(untimed),
+        _ => {}
+    }
+}
+
+fn printed_json(out: &Output) -> Value {
+    assert!(out.status.success(), "{}", stderr(out));
+    let mut value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
+    untimed(&mut value);
+    value
+}
+
+/// Shard files go through text: `merge` recomputes the result from the records it reads back
+/// (here each instance's solve rates), and prints what one whole run prints.
+#[test]
+fn merged_shard_files_print_the_whole_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = [
+        "shanghai",
+        "generate",
+        "--layout",
+        "mini_turtle",
+        "--count",
+        "24",
+        "--plays",
+        "7",
+        "--weak",
+        "1x1",
+        "--strong",
+        "2x1",
+        "--seed",
+        "2",
+        "--json",
+        "--quiet",
+    ];
+    let paths: Vec<String> = (0..3)
+        .map(|i| {
+            let shard = format!("{i}/3");
+            let out = asobi(&[&run[..], &["--shard", &shard]].concat());
+            assert!(out.status.success(), "{}", stderr(&out));
+            let path = tmp.path().join(format!("s{i}.json"));
+            std::fs::write(&path, &out.stdout).unwrap();
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merge: Vec<&str> = ["merge", "--json"].into_iter().chain(paths.iter().map(String::as_str)).collect();
+    assert_eq!(printed_json(&asobi(&merge)), printed_json(&asobi(&run)));
 }
 
 #[test]

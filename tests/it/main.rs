@@ -3,6 +3,7 @@
 mod ai_task;
 mod calculation;
 mod cli;
+mod lab;
 mod labyrinth;
 mod levels;
 mod nazo;
