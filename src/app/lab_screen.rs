@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui_plot::{Bar, BarChart, GridMark, Plot as EguiPlot, PlotPoint, Points, Text, uniform_grid_spacer};
 
-use super::panel::side_panel;
+use super::panel::{command_lines_ui, side_panel};
 use super::{DemoMode, Screen};
 use crate::lab::runner::{Experiment, Shard, SharedProgress, result_json, run_records};
 
@@ -227,7 +227,7 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
         ui.label("seed");
         ui.add(egui::DragValue::new(&mut state.seed));
     });
-    command_lines_ui(ui, &entry.command_lines(state.size, state.seed));
+    command_lines_ui(ui, "the same run from the command line", &entry.command_lines(state.size, state.seed));
     match &state.running {
         Some(run) => {
             let size_label = catalog.get(run.entry).map_or("", |running| running.size_label);
@@ -242,19 +242,6 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
                 start_run(state, state.selected, entry);
             }
         }
-    }
-}
-
-/// The form's run as commands to paste into a shell, for larger runs or other machines.
-fn command_lines_ui(ui: &mut egui::Ui, lines: &[String]) {
-    ui.horizontal(|ui| {
-        ui.label("the same run from the command line");
-        if ui.small_button("copy").clicked() {
-            ui.ctx().copy_text(lines.join("\n"));
-        }
-    });
-    for line in lines {
-        ui.add(egui::Label::new(egui::RichText::new(line).monospace()).wrap());
     }
 }
 

@@ -177,6 +177,20 @@ pub enum PresetRequest {
     Save,
 }
 
+/// Shell commands under a label, with a button that copies them: what a panel shows so that a
+/// setting tried here can be run at scale from the command line.
+pub fn command_lines_ui(ui: &mut egui::Ui, label: &str, lines: &[String]) {
+    ui.horizontal(|ui| {
+        ui.label(label);
+        if ui.small_button("copy").clicked() {
+            ui.ctx().copy_text(lines.join("\n"));
+        }
+    });
+    for line in lines {
+        ui.add(egui::Label::new(egui::RichText::new(line).monospace()).wrap());
+    }
+}
+
 /// A file path field with Load and Save buttons, for a preset that the command line reads
 /// too; the request and the path when a button was pressed.
 pub fn preset_row(ui: &mut egui::Ui, path: &mut String, hint: &str) -> Option<(PresetRequest, PathBuf)> {

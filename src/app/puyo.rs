@@ -13,7 +13,9 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiments, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, path_row, side_panel, spawn_text};
+use super::panel::{
+    BoardArea, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, path_row, side_panel, spawn_text,
+};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::{WeightRule, compile};
@@ -21,6 +23,7 @@ use crate::games::puyo::ai::potential::PotentialParams;
 use crate::games::puyo::ai::template::{group_sources, load_group};
 use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Extension, Observation, Player, PuyoAi};
+use crate::games::puyo::cli::{endless_command, versus_command};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp};
 use crate::games::puyo::level::TemplateFile;
 use crate::games::puyo::rules::{
@@ -139,7 +142,9 @@ struct TemplateEditor {
 }
 
 impl PuyoGame {
-    fn new(settings: Settings) -> Self {
+    fn new(mut settings: Settings) -> Self {
+        // The AIs sample unseen pairs (and check their templates) over the game's colours.
+        settings.params.compile.colors = settings.colors;
         let mut rng = GameRng::seed_from_u64(settings.seed);
         let pairs = crate::games::puyo::rules::pair_sequence(&mut rng, settings.colors, SEQUENCE_LEN);
         let mut game = Versus::new(pairs, settings.garbage);
@@ -748,6 +753,7 @@ fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     if game.settings.params != before {
         game.rebuild_players();
     }
+    command_line_ui(ui, game);
     let Ok(player) = game.make_player(AiKind::Template) else { return };
     best_template_ui(ui, game, &player);
     egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
@@ -815,6 +821,28 @@ fn ai_params_ui(ui: &mut egui::Ui, p: &mut AiParams) {
         .response
         .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links (12 while more than 16 cells are empty)");
     potential_ui(ui, &mut p.potential);
+}
+
+/// The batch experiment that plays the boards' AIs with these settings, to measure them over
+/// many games.
+fn command_line_ui(ui: &mut egui::Ui, game: &PuyoGame) {
+    let s = &game.settings;
+    let ai = |i: usize| match s.seats[i] {
+        Seat::Ai(kind) => Some(kind),
+        Seat::Human => None,
+    };
+    let line = match (s.versus, ai(0), ai(1)) {
+        (false, Some(kind), _) => endless_command(kind, &s.params),
+        (true, Some(p1), Some(p2)) => versus_command([p1, p2], game.game.rule, game.game.link_ticks, &s.params),
+        _ => {
+            ui.small("an AI on every board: the command line that measures them over many games shows here");
+            return;
+        }
+    };
+    command_lines_ui(ui, "many games from the command line", &[line]);
+    if !game.templates.edited.is_empty() {
+        ui.small("(edited weights: save the group below and add --templates FOLDER)");
+    }
 }
 
 /// Board 1's best template with its score, and (on request) its conflicting cells marked.

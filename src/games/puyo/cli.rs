@@ -35,6 +35,12 @@ pub struct TemplateArgs {
     /// folder of your own .ron template files (asobi's player uses none).
     #[arg(long, default_value = "stairs8")]
     pub templates: String,
+    /// The template search's depth (pairs read: current + previews).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub depth: u8,
+    /// The template search's leaf selection rule.
+    #[arg(long, value_enum, default_value_t = Select::Max)]
+    pub select: Select,
     /// Pair weight from the two label weights (paper: mean; min also promising).
     #[arg(long, value_enum, default_value_t = WeightRule::Mean)]
     pub weights: WeightRule,
@@ -58,8 +64,11 @@ pub struct TemplateArgs {
     /// more, unseen pair (0 = the paper).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64))]
     pub chance: u16,
-    /// The combined player leaves its templates as soon as the score passes 0.9 (the paper),
-    /// not only once its formation fires its chain (asobi's default).
+    /// The combined player leaves its templates once their score passes S (the paper: 0.9)...
+    #[arg(long, value_name = "S", default_value_t = AiParams::default().switch, value_parser = switch_score)]
+    pub switch: f64,
+    /// ...as soon as it passes S (the paper), not only once its formation fires its chain
+    /// (asobi's default).
     #[arg(long)]
     pub switch_on_score: bool,
     /// How the combined player extends its formation in single-player games: potential
@@ -109,6 +118,13 @@ fn virtual_drop(s: &str) -> Result<f64, String> {
     }
 }
 
+fn switch_score(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("'{s}' is not a template score from 0 to 1")),
+    }
+}
+
 fn weight_power(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(p) if (0.25..=4.0).contains(&p) => Ok(p),
@@ -128,12 +144,6 @@ pub struct TraceArgs {
 
 #[derive(Debug, Args)]
 pub struct BuildArgs {
-    /// Search depth (pairs read: current + previews).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
-    pub depth: u8,
-    /// Leaf selection rule.
-    #[arg(long, value_enum, default_value_t = Select::Max)]
-    pub select: Select,
     /// Number of trials (pair sequences).
     #[arg(long, default_value_t = 500, value_parser = at_least_one::<u64>)]
     pub trials: u64,
@@ -269,7 +279,10 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     params.compile.boundary_rule = !rules.no_boundary_rule;
     params.compile.boundary_sim = rules.boundary_sim;
     params.compile.weight_power = rules.weight_power;
+    params.template.depth = rules.depth as usize;
+    params.template.select = rules.select;
     params.template.chance = rules.chance as usize;
+    params.switch = rules.switch;
     params.switch_ready = !rules.switch_on_score;
     params.extension = rules.extension;
     // Checked here, before the workers start: an unknown group or a malformed file of the
@@ -281,48 +294,118 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Build(a) => {
-            let mut params = ai_params(&a.rules)?;
-            params.template.depth = a.depth as usize;
-            params.template.select = a.select;
+            let params = ai_params(&a.rules)?;
             let exp = Build { params, trials: a.trials, max_moves: a.max_moves, colors: a.rules.colors as usize };
             run_or_trace(&exp, &a.trace, &a.batch)?;
         }
-        Command::Endless(a) => {
-            if a.hindsight && a.ai == AiKind::Asobi {
-                anyhow::bail!(
-                    "--hindsight bounds potential maximization's firing; asobi's player fires at a goal length"
-                );
-            }
-            let mut params = ai_params(&a.rules)?;
-            a.potential.apply(&mut params);
-            let exp = Endless {
-                ai: a.ai,
-                params,
-                games: a.games,
-                max_moves: a.max_moves,
-                colors: a.rules.colors as usize,
-                hindsight: a.hindsight,
-            };
-            run_or_trace(&exp, &a.trace, &a.batch)?;
-        }
-        Command::Versus(a) => {
-            let mut params = ai_params(&a.rules)?;
-            a.potential.apply(&mut params);
-            let exp = VersusExp {
-                p1: a.p1,
-                p2: a.p2,
-                params,
-                games: a.games,
-                max_ticks: a.max_ticks,
-                garbage: a.garbage,
-                link_ticks: a.link_ticks,
-                colors: a.rules.colors as usize,
-            };
-            run_or_trace(&exp, &a.trace, &a.batch)?;
-        }
+        Command::Endless(a) => run_or_trace(&endless(&a)?, &a.trace, &a.batch)?,
+        Command::Versus(a) => run_or_trace(&versus(&a)?, &a.trace, &a.batch)?,
         Command::Templates(a) => templates(&a)?,
     }
     Ok(())
+}
+
+fn endless(a: &EndlessArgs) -> anyhow::Result<Endless> {
+    if a.hindsight && a.ai == AiKind::Asobi {
+        anyhow::bail!("--hindsight bounds potential maximization's firing; asobi's player fires at a goal length");
+    }
+    let mut params = ai_params(&a.rules)?;
+    a.potential.apply(&mut params);
+    Ok(Endless {
+        ai: a.ai,
+        params,
+        games: a.games,
+        max_moves: a.max_moves,
+        colors: a.rules.colors as usize,
+        hindsight: a.hindsight,
+    })
+}
+
+fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
+    let mut params = ai_params(&a.rules)?;
+    a.potential.apply(&mut params);
+    Ok(VersusExp {
+        p1: a.p1,
+        p2: a.p2,
+        params,
+        games: a.games,
+        max_ticks: a.max_ticks,
+        garbage: a.garbage,
+        link_ticks: a.link_ticks,
+        colors: a.rules.colors as usize,
+    })
+}
+
+/// `asobi puyo endless` with `ai` playing by `params` (what the Puyo screen's panel sets).
+pub fn endless_command(ai: AiKind, params: &AiParams) -> String {
+    let mut line = words(&["asobi", "puyo", "endless", "--ai"]);
+    line.push(value_name(ai));
+    shell_line(line.into_iter().chain(player_flags(params)))
+}
+
+/// `asobi puyo versus` between `players` playing by `params`, on the game's garbage rule and
+/// link time.
+pub fn versus_command(players: [AiKind; 2], garbage: GarbageRule, link_ticks: u32, params: &AiParams) -> String {
+    let mut line = words(&["asobi", "puyo", "versus", "--p1"]);
+    line.extend([value_name(players[0]), "--p2".into(), value_name(players[1])]);
+    if garbage != GarbageRule::default() {
+        line.extend(["--garbage".into(), value_name(garbage)]);
+    }
+    if link_ticks != 1 {
+        line.extend(["--link-ticks".into(), link_ticks.to_string()]);
+    }
+    shell_line(line.into_iter().chain(player_flags(params)))
+}
+
+/// The template and potential-maximization flags that give the players `params`; those at
+/// their defaults are left out. (The builder's constants and `extend_drop` have no flags.)
+fn player_flags(params: &AiParams) -> Vec<String> {
+    let base = AiParams::default();
+    let mut flags = Vec::new();
+    let mut flag = |on: bool, name: &str, value: Option<String>| {
+        if on {
+            flags.push(format!("--{name}"));
+            flags.extend(value);
+        }
+    };
+    flag(params.group != base.group, "templates", Some(params.group.clone()));
+    flag(params.template.depth != base.template.depth, "depth", Some(params.template.depth.to_string()));
+    flag(params.template.select != base.template.select, "select", Some(value_name(params.template.select)));
+    let compile = &params.compile;
+    flag(compile.weight_rule != base.compile.weight_rule, "weights", Some(value_name(compile.weight_rule)));
+    flag(!compile.boundary_rule, "no-boundary-rule", None);
+    flag(compile.boundary_sim, "boundary-sim", None);
+    flag(compile.colors != base.compile.colors, "colors", Some(compile.colors.to_string()));
+    flag(compile.weight_power != base.compile.weight_power, "weight-power", Some(compile.weight_power.to_string()));
+    flag(params.template.chance != base.template.chance, "chance", Some(params.template.chance.to_string()));
+    flag(params.switch != base.switch, "switch", Some(params.switch.to_string()));
+    flag(!params.switch_ready, "switch-on-score", None);
+    flag(params.extension != base.extension, "extension", Some(value_name(params.extension)));
+    let (p, q) = (&params.potential, &base.potential);
+    flag(p.fire_empty != q.fire_empty, "fire-empty", Some(p.fire_empty.to_string()));
+    flag(p.danger_empty != q.danger_empty, "danger-empty", Some(p.danger_empty.to_string()));
+    flag(p.virtual_drop != q.virtual_drop, "virtual-drop", Some(p.virtual_drop.to_string()));
+    flag(p.lethal_after_counter, "lethal-after-counter", None);
+    flags
+}
+
+/// A value's name on the command line.
+fn value_name(value: impl clap::ValueEnum) -> String {
+    value.to_possible_value().expect("every value has a name").get_name().to_string()
+}
+
+/// Command words from string slices.
+fn words(list: &[&str]) -> Vec<String> {
+    list.iter().map(|w| w.to_string()).collect()
+}
+
+/// Words joined into a line a POSIX shell reads back as the same words.
+fn shell_line(words: impl IntoIterator<Item = String>) -> String {
+    let quote = |word: String| {
+        let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
+        if plain { word } else { format!("'{}'", word.replace('\'', r"'\''")) }
+    };
+    words.into_iter().map(quote).collect::<Vec<_>>().join(" ")
 }
 
 /// `puyo templates`: generated variants of a style, or the relabelings of a file's turn-back,
@@ -362,4 +445,82 @@ fn template_ron(f: &TemplateFile) -> anyhow::Result<String> {
         overrides += &format!("    weights: {},\n", ron::to_string(&f.weights)?);
     }
     Ok(format!("(\n    name: {:?},\n    chain: {},\n    table: r#\"\n{}\"#,\n{overrides})\n", f.name, f.chain, f.table))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    /// `asobi` with the Puyo subcommands only.
+    #[derive(Parser)]
+    struct Asobi {
+        #[command(subcommand)]
+        game: Game,
+    }
+
+    #[derive(Subcommand)]
+    enum Game {
+        Puyo {
+            #[command(subcommand)]
+            command: Command,
+        },
+    }
+
+    fn parse(line: &str) -> Command {
+        let Game::Puyo { command } = Asobi::try_parse_from(line.split(' ')).expect("the line parses").game;
+        command
+    }
+
+    /// Every setting the Puyo panel changes, away from its default.
+    fn tuned() -> AiParams {
+        let mut p = AiParams { group: "sandwich8".into(), ..AiParams::default() };
+        p.template.depth = 2;
+        p.template.select = Select::Mean;
+        p.template.chance = 4;
+        p.compile.weight_rule = WeightRule::Min;
+        p.compile.boundary_rule = false;
+        p.compile.boundary_sim = true;
+        p.compile.colors = 5;
+        p.compile.weight_power = 2.5;
+        p.switch = 0.85;
+        p.switch_ready = false;
+        p.extension = Extension::Builder;
+        p.potential.fire_empty = 18;
+        p.potential.danger_empty = 8;
+        p.potential.virtual_drop = 0.8;
+        p.potential.lethal_after_counter = true;
+        p
+    }
+
+    #[test]
+    fn the_panels_endless_command_plays_its_settings() {
+        for params in [AiParams::default(), tuned()] {
+            let line = endless_command(AiKind::Combined, &params);
+            let Command::Endless(args) = parse(&line) else { panic!("{line}: not endless") };
+            let exp = endless(&args).unwrap();
+            assert_eq!((exp.ai, &exp.params, exp.colors), (AiKind::Combined, &params, params.compile.colors), "{line}");
+        }
+        assert_eq!(endless_command(AiKind::Potential, &AiParams::default()), "asobi puyo endless --ai potential");
+    }
+
+    #[test]
+    fn the_panels_versus_command_plays_its_settings() {
+        let params = tuned();
+        let line = versus_command([AiKind::Asobi, AiKind::Template], GarbageRule::Tsu, 3, &params);
+        let Command::Versus(args) = parse(&line) else { panic!("{line}: not versus") };
+        let exp = versus(&args).unwrap();
+        assert_eq!(
+            (exp.p1, exp.p2, exp.garbage, exp.link_ticks),
+            (AiKind::Asobi, AiKind::Template, GarbageRule::Tsu, 3)
+        );
+        assert_eq!(exp.params, params, "{line}");
+    }
+
+    #[test]
+    fn a_word_the_shell_would_split_is_quoted() {
+        let line = shell_line(words(&["--templates", "/home/me/my templates/it's"]));
+        assert_eq!(line, r"--templates '/home/me/my templates/it'\''s'");
+    }
 }
