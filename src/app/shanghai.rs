@@ -14,18 +14,19 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiments, run_for_lab};
 use super::panel::{
-    BoardArea, PresetRequest, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, path_row,
-    preset_row, side_panel,
+    BoardArea, PresetRequest, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
+    panel_has_pointer, path_row, preset_row, side_panel,
 };
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::risk::RiskJudge;
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, read_weights, weights_for};
+use crate::games::shanghai::cli::{EvalDeals, eval_command};
 use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
 use crate::games::shanghai::generator::{DealSource, deal};
 use crate::games::shanghai::io::instances::{Instance, InstanceFile};
 use crate::games::shanghai::layout::Layout;
-use crate::games::shanghai::level::WeightsFile;
+use crate::games::shanghai::level::{Weights, WeightsFile};
 use crate::games::shanghai::rules::{Face, Game, Kind, Move, UNKNOWN, faces};
 use crate::lab::rng::sub_rng;
 use crate::lab::runner::write_ron;
@@ -74,6 +75,8 @@ struct ShanghaiGame {
     layout_path: String,
     /// What the weight preset field holds.
     weights_path: String,
+    /// The weight preset last loaded or saved, and the weights it holds.
+    weights_file: Option<(String, Weights)>,
     /// Instances read from a `shanghai generate --out` file: `index` picks one of them (by
     /// position), and `seed` is not used. `None`: generator deals of the chosen layout.
     instance_file: Option<Arc<LoadedInstances>>,
@@ -113,6 +116,7 @@ impl ShanghaiGame {
             layout_name: layout_name.to_string(),
             layout_path: String::new(),
             weights_path: String::new(),
+            weights_file: None,
             instance_file: None,
             seed,
             index,
@@ -840,6 +844,26 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
         p.weights = weights_for(&game.layout_name);
     }
     weights_file_ui(ui, game);
+    command_line_ui(ui, game);
+}
+
+/// The `shanghai eval` command that measures this player over many deals of the layout (or
+/// of the instance file); edited weights need a preset file first.
+fn command_line_ui(ui: &mut egui::Ui, game: &ShanghaiGame) {
+    let weights = game.params.weights;
+    let weights_file = match &game.weights_file {
+        _ if weights == weights_for(&game.game.layout.name) => None,
+        Some((path, saved)) if *saved == weights => Some(path.as_str()),
+        _ => {
+            ui.small("edited weights: save them above, and the command that measures them over many deals shows here");
+            return;
+        }
+    };
+    let deals = match &game.instance_file {
+        Some(file) => EvalDeals::Instances(&file.path),
+        None => EvalDeals::Layout(&game.layout_name),
+    };
+    command_lines_ui(ui, "many deals from the command line", &[eval_command(deals, &game.params, weights_file)]);
 }
 
 /// Loads the five weights from a preset (`shanghai tune --out`) or saves them as one for
@@ -847,7 +871,10 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
 fn weights_file_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
     let Some((request, path)) = preset_row(ui, &mut game.weights_path, "weights .ron") else { return };
     match weights_preset(game, request, &path) {
-        Ok(what) => game.log(format!("weights {what}: {}", path.display())),
+        Ok(what) => {
+            game.weights_file = Some((path.display().to_string(), game.params.weights));
+            game.log(format!("weights {what}: {}", path.display()));
+        }
         Err(e) => game.error = Some(format!("{e:#}")),
     }
 }

@@ -57,6 +57,43 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// A value's name on the command line.
+pub fn value_name(value: impl clap::ValueEnum) -> String {
+    value.to_possible_value().expect("every value has a name").get_name().to_string()
+}
+
+/// Command words from string slices.
+pub fn words(list: &[&str]) -> Vec<String> {
+    list.iter().map(|w| w.to_string()).collect()
+}
+
+/// Words joined into a line a POSIX shell reads back as the same words: what a panel shows as
+/// the command that runs its settings.
+pub fn shell_line(words: impl IntoIterator<Item = String>) -> String {
+    let quote = |word: String| {
+        let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
+        if plain { word } else { format!("'{}'", word.replace('\'', r"'\''")) }
+    };
+    words.into_iter().map(quote).collect::<Vec<_>>().join(" ")
+}
+
+/// A game's subcommands, parsed alone (for tests of the command lines panels show).
+#[cfg(test)]
+#[derive(clap::Parser)]
+struct GameCommandLine<C: clap::Subcommand> {
+    #[command(subcommand)]
+    command: C,
+}
+
+/// Parses `asobi GAME ...` (words split at spaces) into that game's subcommand.
+#[cfg(test)]
+pub fn parse_game_command<C: clap::Subcommand>(line: &str, game: &str) -> C {
+    use clap::Parser;
+    let rest = line.strip_prefix(&format!("asobi {game} ")).unwrap_or_else(|| panic!("{line}: not asobi {game}"));
+    let words = std::iter::once("asobi").chain(rest.split(' '));
+    GameCommandLine::<C>::try_parse_from(words).unwrap_or_else(|e| panic!("{line}: {e}")).command
+}
+
 /// Value parser for counts that must be positive (games, trials, deals, plays, n, depth...):
 /// `#[arg(value_parser = at_least_one::<u64>)]`. A zero count would run an empty batch and
 /// print a vacuous result, so it is a usage error naming the option, like any bad value.
@@ -459,6 +496,12 @@ mod tests {
     use super::*;
     use crate::lab::rng::game_rng;
     use rand::Rng;
+
+    #[test]
+    fn a_word_the_shell_would_split_is_quoted() {
+        let line = shell_line(words(&["--templates", "/home/me/my templates/it's", ""]));
+        assert_eq!(line, r"--templates '/home/me/my templates/it'\''s' ''");
+    }
 
     #[test]
     fn text_report_elides_long_values_only() {

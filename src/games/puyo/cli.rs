@@ -14,7 +14,9 @@ use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
 use super::generate::{Style, turn_back_relabelings, variants};
 use super::level::TemplateFile;
 use super::rules::GarbageRule;
-use crate::lab::runner::{BatchOptions, at_least_one, check_trace_index, print_text, run_cli, write_atomic};
+use crate::lab::runner::{
+    BatchOptions, at_least_one, check_trace_index, print_text, run_cli, shell_line, value_name, words, write_atomic,
+};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -389,25 +391,6 @@ fn player_flags(params: &AiParams) -> Vec<String> {
     flags
 }
 
-/// A value's name on the command line.
-fn value_name(value: impl clap::ValueEnum) -> String {
-    value.to_possible_value().expect("every value has a name").get_name().to_string()
-}
-
-/// Command words from string slices.
-fn words(list: &[&str]) -> Vec<String> {
-    list.iter().map(|w| w.to_string()).collect()
-}
-
-/// Words joined into a line a POSIX shell reads back as the same words.
-fn shell_line(words: impl IntoIterator<Item = String>) -> String {
-    let quote = |word: String| {
-        let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
-        if plain { word } else { format!("'{}'", word.replace('\'', r"'\''")) }
-    };
-    words.into_iter().map(quote).collect::<Vec<_>>().join(" ")
-}
-
 /// `puyo templates`: generated variants of a style, or the relabelings of a file's turn-back,
 /// written as template files to `--out` (or printed).
 fn templates(a: &TemplatesArgs) -> anyhow::Result<()> {
@@ -449,28 +432,11 @@ fn template_ron(f: &TemplateFile) -> anyhow::Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
     use super::*;
-
-    /// `asobi` with the Puyo subcommands only.
-    #[derive(Parser)]
-    struct Asobi {
-        #[command(subcommand)]
-        game: Game,
-    }
-
-    #[derive(Subcommand)]
-    enum Game {
-        Puyo {
-            #[command(subcommand)]
-            command: Command,
-        },
-    }
+    use crate::lab::runner::parse_game_command;
 
     fn parse(line: &str) -> Command {
-        let Game::Puyo { command } = Asobi::try_parse_from(line.split(' ')).expect("the line parses").game;
-        command
+        parse_game_command(line, "puyo")
     }
 
     /// Every setting the Puyo panel changes, away from its default.
@@ -516,11 +482,5 @@ mod tests {
             (AiKind::Asobi, AiKind::Template, GarbageRule::Tsu, 3)
         );
         assert_eq!(exp.params, params, "{line}");
-    }
-
-    #[test]
-    fn a_word_the_shell_would_split_is_quoted() {
-        let line = shell_line(words(&["--templates", "/home/me/my templates/it's"]));
-        assert_eq!(line, r"--templates '/home/me/my templates/it'\''s'");
     }
 }

@@ -20,7 +20,7 @@ use super::rules::UNKNOWN;
 use crate::lab::rng::game_rng;
 use crate::lab::runner::{
     BatchOptions, Experiment, OutputOptions, at_least_one, check_output_file, check_trace_index, print_result,
-    print_text, run_cli, write_atomic, write_ron,
+    print_text, run_cli, shell_line, value_name, words, write_atomic, write_ron,
 };
 
 #[derive(Debug, Subcommand)]
@@ -353,6 +353,15 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
 
 /// `shanghai eval`: the player's solve rate on generator, random or saved deals.
 fn eval(a: EvalArgs) -> anyhow::Result<()> {
+    let exp = eval_experiment(&a)?;
+    match a.trace {
+        Some(index) => trace_eval(&exp, index, a.batch.seed)?,
+        None => drop(run_cli(&exp, &a.batch)?),
+    }
+    Ok(())
+}
+
+fn eval_experiment(a: &EvalArgs) -> anyhow::Result<Eval> {
     let (layout, deals, instances) = match &a.instance {
         Some(path) => {
             let shown = path.display().to_string();
@@ -368,7 +377,7 @@ fn eval(a: EvalArgs) -> anyhow::Result<()> {
     };
     let weights = player_weights(&layout, &a.weights)?;
     let player = a.extensions.apply(PlayerParams { n: a.n, depth: a.depth, weights, ..PlayerParams::default() });
-    let exp = Eval {
+    Ok(Eval {
         layout: OnLayout::new(&layout),
         instances,
         plays: a.plays,
@@ -377,12 +386,53 @@ fn eval(a: EvalArgs) -> anyhow::Result<()> {
         blunders: a.blunders,
         peek: a.peek,
         lock_risk: a.lock_risk,
+    })
+}
+
+/// What `shanghai eval` deals: generator deals of a layout (a bundled name or a file), or the
+/// instances of a `generate --out` file.
+pub enum EvalDeals<'a> {
+    Layout(&'a str),
+    Instances(&'a str),
+}
+
+/// `asobi shanghai eval` with `player` (what the Shanghai screen's panel sets). Its weights
+/// are those of `weights_file`, or else the layout's tuned ones, which the command reads
+/// without a flag.
+pub fn eval_command(deals: EvalDeals, player: &PlayerParams, weights_file: Option<&str>) -> String {
+    let mut line = match deals {
+        EvalDeals::Layout(name) => words(&["asobi", "shanghai", "eval", "--layout", name]),
+        EvalDeals::Instances(path) => words(&["asobi", "shanghai", "eval", "--instance", path]),
     };
-    match a.trace {
-        Some(index) => trace_eval(&exp, index, a.batch.seed)?,
-        None => drop(run_cli(&exp, &a.batch)?),
+    line.extend(["--n".into(), player.n.to_string(), "--depth".into(), player.depth.to_string()]);
+    if let Some(path) = weights_file {
+        line.extend(words(&["--weights", path]));
     }
-    Ok(())
+    line.extend(extension_flags(player));
+    shell_line(line)
+}
+
+/// The flags of [`ExtensionArgs`] that give `player`'s settings; those at their defaults are
+/// left out.
+fn extension_flags(player: &PlayerParams) -> Vec<String> {
+    let base = PlayerParams::default();
+    let mut flags = Vec::new();
+    let mut flag = |on: bool, name: &str, value: String| {
+        if on {
+            flags.extend([format!("--{name}"), value]);
+        }
+    };
+    flag(player.dead_ends != base.dead_ends, "dead-ends", player.dead_ends.to_string());
+    flag(player.solvable_worlds != base.solvable_worlds, "solvable-worlds", player.solvable_worlds.to_string());
+    flag(player.solve_depth != base.solve_depth, "solve-depth", player.solve_depth.to_string());
+    flag(player.solve_nodes != base.solve_nodes, "solve-nodes", player.solve_nodes.to_string());
+    flag(player.ties.is_some(), "ties", player.ties.map(value_name).unwrap_or_default());
+    // Without the flag the rule at depth D follows --dead-ends.
+    flag(player.terminal_at_depth != player.dead_ends, "terminal-at-depth", player.terminal_at_depth.to_string());
+    flag(player.risk_worlds != base.risk_worlds, "risk-worlds", player.risk_worlds.to_string());
+    flag(player.risk_window != base.risk_window, "risk-window", player.risk_window.to_string());
+    flag(player.risk_judge != base.risk_judge, "risk-judge", value_name(player.risk_judge));
+    flags
 }
 
 /// `shanghai oracle`: how many deals the peeking solver solves.
@@ -483,11 +533,42 @@ mod tests {
     use clap::Parser;
 
     use super::*;
+    use crate::lab::runner::parse_game_command;
 
     #[derive(Parser)]
     struct Extensions {
         #[command(flatten)]
         args: ExtensionArgs,
+    }
+
+    /// The experiment the command line builds from `line`.
+    fn eval_of(line: &str) -> Eval {
+        let Command::Eval(args) = parse_game_command(line, "shanghai") else { panic!("{line}: not eval") };
+        eval_experiment(&args).expect("the eval runs")
+    }
+
+    #[test]
+    fn the_panels_eval_command_plays_its_player() {
+        let mut player =
+            PlayerParams { n: 4, depth: 2, weights: weights_for("mini_turtle"), ..PlayerParams::default() };
+        let line = eval_command(EvalDeals::Layout("mini_turtle"), &player, None);
+        assert_eq!(line, "asobi shanghai eval --layout mini_turtle --n 4 --depth 2");
+        assert_eq!(eval_of(&line).player, player);
+        player.dead_ends = false;
+        player.solvable_worlds = false;
+        player.solve_depth = 2;
+        player.solve_nodes = 700;
+        player.ties = Some(TieBreak::Random);
+        player.terminal_at_depth = true;
+        player.risk_worlds = 48;
+        player.risk_window = 0.05;
+        player.risk_judge = RiskJudge::Rollouts;
+        player.weights.unknown = -0.75;
+        let dir = tempfile::tempdir().unwrap();
+        let preset = dir.path().join("preset.ron");
+        write_ron(&preset, &WeightsFile { layout: "mini_turtle".into(), weights: player.weights }).unwrap();
+        let line = eval_command(EvalDeals::Layout("mini_turtle"), &player, Some(preset.to_str().unwrap()));
+        assert_eq!(eval_of(&line).player, player, "{line}");
     }
 
     fn player(args: &[&str]) -> PlayerParams {
