@@ -13,10 +13,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiments};
 use super::panel::{
-    BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel, spawn_text,
+    BoardArea, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel,
+    spawn_text,
 };
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
+use crate::games::calculation::cli::play_command;
 use crate::games::calculation::experiment::Play;
 use crate::games::calculation::oracle::Action;
 use crate::games::calculation::rules::{
@@ -762,6 +764,8 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
         game.planner.params = game.settings.params.clone();
         game.estimates = None;
     }
+    let command = play_command(game.settings.stacks, &game.settings.params);
+    command_lines_ui(ui, "many deals from the command line", &[command]);
     ui.label(format!("plans kept: {}", game.planner.plan_count()));
     ui.label("AI decision:");
     game.job.status_ui(ui);

@@ -15,12 +15,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiments, run_for_lab};
 use super::panel::{
-    BoardArea, PresetRequest, clear_for_redraw, despawn_pieces, panel_has_keyboard, panel_has_pointer, preset_row,
-    side_panel,
+    BoardArea, PresetRequest, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
+    panel_has_pointer, preset_row, side_panel,
 };
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
-use crate::games::labyrinth::cli::load_params;
+use crate::games::labyrinth::cli::{load_params, match_command};
 use crate::games::labyrinth::experiment::Match;
 use crate::games::labyrinth::level::{Criterion, Params};
 use crate::games::labyrinth::rules::board::{cell, is_fixed, xy};
@@ -79,6 +79,8 @@ struct Settings {
     speed: f32,
     paused: bool,
     params: Params,
+    /// The preset last loaded or saved, and the constants it holds.
+    params_file: Option<(String, Params)>,
 }
 
 /// The board after the human's chosen insertion, and where the pieces then stand.
@@ -278,7 +280,8 @@ fn default_settings(demo: bool) -> Settings {
     } else {
         [Seat::Human, Seat::Bot(BotKind::Asobi), Seat::Bot(BotKind::BigBrain), Seat::Bot(BotKind::Saboteur)]
     };
-    Settings { players: if demo { 4 } else { 2 }, seats, seed: 1, speed: 2.0, paused: false, params: Params::default() }
+    let players = if demo { 4 } else { 2 };
+    Settings { players, seats, seed: 1, speed: 2.0, paused: false, params: Params::default(), params_file: None }
 }
 
 fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<ResMut<LabyrinthGame>>) {
@@ -763,6 +766,7 @@ fn labyrinth_panel(
             params_file_ui(ui, game);
             params_ui(ui, &mut game.settings.params);
         });
+        command_line_ui(ui, &game.settings);
         ui.separator();
         ui.label(egui::RichText::new("log").strong());
         for line in &game.log {
@@ -842,9 +846,37 @@ fn params_file_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
     let Some((request, path)) = preset_row(ui, &mut game.params_path, "preset .ron or name") else { return };
     let shown = path.display().to_string();
     match params_preset(&mut game.settings.params, request, &shown) {
-        Ok(what) => game.log(format!("bot parameters {what}: {shown}")),
+        Ok(what) => {
+            game.settings.params_file = Some((shown.clone(), game.settings.params.clone()));
+            game.log(format!("bot parameters {what}: {shown}"));
+        }
         Err(e) => game.log(format!("bot parameters: {e:#}")),
     }
+}
+
+/// The tournament of the seats' bots with these constants, over many games; edited constants
+/// need a preset file first.
+fn command_line_ui(ui: &mut egui::Ui, s: &Settings) {
+    let bots: Option<Vec<BotKind>> = s.seats[..s.players]
+        .iter()
+        .map(|seat| match seat {
+            Seat::Bot(kind) => Some(*kind),
+            Seat::Human => None,
+        })
+        .collect();
+    let Some(bots) = bots else {
+        ui.small("a bot in every seat: the tournament command that plays them over many games shows here");
+        return;
+    };
+    let preset = match &s.params_file {
+        _ if s.params == Params::default() => None,
+        Some((path, saved)) if *saved == s.params => Some(path.as_str()),
+        _ => {
+            ui.small("edited bot constants: save them above, and the tournament command shows here");
+            return;
+        }
+    };
+    command_lines_ui(ui, "many games from the command line", &[match_command(&bots, preset)]);
 }
 
 fn params_preset(params: &mut Params, request: PresetRequest, path: &str) -> anyhow::Result<&'static str> {

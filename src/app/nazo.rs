@@ -13,10 +13,13 @@ use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiments, run_for_lab};
-use super::panel::{BoardArea, clear_for_redraw, despawn_pieces, panel_has_keyboard, side_panel, spawn_text};
+use super::panel::{
+    BoardArea, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel, spawn_text,
+};
 use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
+use crate::games::nazo::cli::generate_command;
 use crate::games::nazo::experiment::GenerateExperiment;
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target, generate};
 use crate::games::nazo::io::{ishikawa, parse_any, pon2};
@@ -708,6 +711,7 @@ fn generator_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
         }
     });
     game.gen_job.status_ui(ui);
+    command_lines_ui(ui, "many puzzles from the command line", &[generate_command(&game.params, 100)]);
 }
 
 /// Where saved galleries live: one RON set per file, in the format of `levels/nazo/`.

@@ -62,19 +62,43 @@ pub fn value_name(value: impl clap::ValueEnum) -> String {
     value.to_possible_value().expect("every value has a name").get_name().to_string()
 }
 
-/// Command words from string slices.
-pub fn words(list: &[&str]) -> Vec<String> {
-    list.iter().map(|w| w.to_string()).collect()
-}
+/// A command line built from settings, as a panel shows it: `asobi`, the subcommand, then an
+/// option for each setting (those at the command's default may be left out).
+pub struct CommandLine(Vec<String>);
 
-/// Words joined into a line a POSIX shell reads back as the same words: what a panel shows as
-/// the command that runs its settings.
-pub fn shell_line(words: impl IntoIterator<Item = String>) -> String {
-    let quote = |word: String| {
-        let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
-        if plain { word } else { format!("'{}'", word.replace('\'', r"'\''")) }
-    };
-    words.into_iter().map(quote).collect::<Vec<_>>().join(" ")
+impl CommandLine {
+    /// `asobi` and the subcommand's words.
+    pub fn new(subcommand: &[&str]) -> CommandLine {
+        CommandLine(std::iter::once("asobi").chain(subcommand.iter().copied()).map(String::from).collect())
+    }
+
+    /// `--name value`.
+    pub fn option(&mut self, name: &str, value: impl ToString) {
+        self.0.extend([format!("--{name}"), value.to_string()]);
+    }
+
+    /// `--name value`, unless the value is the command's default.
+    pub fn option_unless<T: PartialEq + ToString>(&mut self, name: &str, value: T, default: T) {
+        if value != default {
+            self.option(name, value);
+        }
+    }
+
+    /// `--name` when `on`.
+    pub fn flag(&mut self, name: &str, on: bool) {
+        if on {
+            self.0.push(format!("--{name}"));
+        }
+    }
+
+    /// The words joined into a line a POSIX shell reads back as the same words.
+    pub fn line(&self) -> String {
+        let quote = |word: &String| {
+            let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
+            if plain { word.clone() } else { format!("'{}'", word.replace('\'', r"'\''")) }
+        };
+        self.0.iter().map(quote).collect::<Vec<_>>().join(" ")
+    }
 }
 
 /// A game's subcommands, parsed alone (for tests of the command lines panels show).
@@ -499,8 +523,12 @@ mod tests {
 
     #[test]
     fn a_word_the_shell_would_split_is_quoted() {
-        let line = shell_line(words(&["--templates", "/home/me/my templates/it's", ""]));
-        assert_eq!(line, r"--templates '/home/me/my templates/it'\''s' ''");
+        let mut command = CommandLine::new(&["puyo", "build"]);
+        command.option("templates", "/home/me/my templates/it's");
+        command.option_unless("depth", 3, 3);
+        command.option_unless("select", "", "max");
+        command.flag("boundary-sim", false);
+        assert_eq!(command.line(), r"asobi puyo build --templates '/home/me/my templates/it'\''s' --select ''");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::log::GameLog;
 use super::oracle::{DEFAULT_BUDGET, DEFAULT_CONFLICTS, Limits};
 use super::rules::{Deal, MAX_STACKS};
 use super::stack_game;
-use crate::lab::runner::{BatchOptions, OutputOptions, at_least_one, print_result, run_cli};
+use crate::lab::runner::{BatchOptions, CommandLine, OutputOptions, at_least_one, print_result, run_cli};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -130,17 +130,32 @@ pub struct LogArgs {
     pub output: OutputOptions,
 }
 
+fn play(a: &PlayArgs) -> anyhow::Result<Play> {
+    Ok(Play {
+        stacks: player_stacks(a.stacks)?,
+        deals: a.deals,
+        player: a.player.params()?,
+        oracle: a.oracle.then_some(Limits { budget: a.oracle_budget, conflicts: a.oracle_conflicts }),
+    })
+}
+
+/// `asobi calc play` with the planner as `params` sets it (what the Calculation screen's
+/// panel sets) on `stacks` waste stacks.
+pub fn play_command(stacks: usize, params: &PlannerParams) -> String {
+    let base = PlannerParams::default();
+    let mut command = CommandLine::new(&["calc", "play"]);
+    command.option("stacks", stacks);
+    command.option("plans", params.plans);
+    command.option("lookahead", params.lookahead);
+    command.option_unless("pair-limit", params.pair_limit, base.pair_limit);
+    command.option_unless("lookahead-ratio", params.lookahead_ratio, base.lookahead_ratio);
+    command.option_unless("lookahead-plans", params.lookahead_plans, base.lookahead_plans);
+    command.line()
+}
+
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
-        Command::Play(a) => {
-            let exp = Play {
-                stacks: player_stacks(a.stacks)?,
-                deals: a.deals,
-                player: a.player.params()?,
-                oracle: a.oracle.then_some(Limits { budget: a.oracle_budget, conflicts: a.oracle_conflicts }),
-            };
-            run_cli(&exp, &a.batch)?;
-        }
+        Command::Play(a) => drop(run_cli(&play(&a)?, &a.batch)?),
         Command::Oracle(a) => {
             ensure!((1..=MAX_STACKS).contains(&a.stacks), "--stacks {}: the oracle handles 1..={MAX_STACKS}", a.stacks);
             let limits = Limits { budget: a.budget, conflicts: a.conflicts };
@@ -164,4 +179,21 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::runner::parse_game_command;
+
+    #[test]
+    fn the_panels_play_command_plays_its_planner() {
+        let tuned = PlannerParams { plans: 40, lookahead: 0, pair_limit: 8, lookahead_ratio: 0.5, lookahead_plans: 12 };
+        for (stacks, params) in [(3, PlannerParams::default()), (4, tuned)] {
+            let line = play_command(stacks, &params);
+            let Command::Play(args) = parse_game_command(&line, "calc") else { panic!("{line}: not play") };
+            let exp = play(&args).unwrap();
+            assert_eq!((exp.stacks, exp.player), (stacks, params), "{line}");
+        }
+    }
 }

@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use super::ai::BotKind;
 use super::experiment::Match;
 use super::level::Params;
-use crate::lab::runner::{BatchOptions, at_least_one, run_cli};
+use crate::lab::runner::{BatchOptions, CommandLine, at_least_one, run_cli};
 use crate::levels::{embedded, parse_ron, read_user_file};
 
 #[derive(Debug, clap::Subcommand)]
@@ -63,23 +63,36 @@ pub fn load_params(spec: Option<&str>) -> anyhow::Result<Params> {
     Ok(parse_ron(&path.display().to_string(), &text)?)
 }
 
+fn tournament(a: &MatchArgs) -> anyhow::Result<Match> {
+    if !(2..=4).contains(&a.players.len()) {
+        let n = a.players.len();
+        bail!("--players: {n} bot{} given, a game has 2-4 players", if n == 1 { "" } else { "s" });
+    }
+    Ok(Match {
+        players: a.players.clone(),
+        games: a.games,
+        alternate_first: a.alternate_first,
+        max_rounds: a.max_rounds,
+        params: load_params(a.params.as_deref())?,
+    })
+}
+
+/// `asobi labyrinth match` between `players` in seat order (what the Labyrinth screen's seats
+/// hold), each bot moving first equally often; the bot constants are the thesis's defaults
+/// unless `params` names a preset (a file or a bundled name).
+pub fn match_command(players: &[BotKind], params: Option<&str>) -> String {
+    let mut command = CommandLine::new(&["labyrinth", "match"]);
+    command.option("players", players.iter().map(|p| p.name()).collect::<Vec<_>>().join(","));
+    command.flag("alternate-first", true);
+    if let Some(preset) = params {
+        command.option("params", preset);
+    }
+    command.line()
+}
+
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
-        Command::Match(a) => {
-            if !(2..=4).contains(&a.players.len()) {
-                let n = a.players.len();
-                bail!("--players: {n} bot{} given, a game has 2-4 players", if n == 1 { "" } else { "s" });
-            }
-            let params = load_params(a.params.as_deref())?;
-            let exp = Match {
-                players: a.players,
-                games: a.games,
-                alternate_first: a.alternate_first,
-                max_rounds: a.max_rounds,
-                params,
-            };
-            run_cli(&exp, &a.batch)?;
-        }
+        Command::Match(a) => drop(run_cli(&tournament(&a)?, &a.batch)?),
         Command::Params(a) => {
             let params = load_params(a.params.as_deref())?;
             let pretty = ron::ser::PrettyConfig::default();
@@ -87,4 +100,29 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::runner::{parse_game_command, write_ron};
+
+    fn tournament_of(line: &str) -> Match {
+        let Command::Match(args) = parse_game_command(line, "labyrinth") else { panic!("{line}: not match") };
+        tournament(&args).unwrap()
+    }
+
+    #[test]
+    fn the_panels_match_command_plays_its_seats() {
+        let seats = [BotKind::Asobi, BotKind::Saboteur, BotKind::BigBrain];
+        let exp = tournament_of(&match_command(&seats, None));
+        assert_eq!((exp.players.as_slice(), exp.alternate_first), (seats.as_slice(), true));
+        assert_eq!(exp.params, Params::default());
+        let mut params = Params::default();
+        params.asobi.threat *= 2.0;
+        let dir = tempfile::tempdir().unwrap();
+        let preset = dir.path().join("preset.ron");
+        write_ron(&preset, &params).unwrap();
+        assert_eq!(tournament_of(&match_command(&seats, Some(preset.to_str().unwrap()))).params, params);
+    }
 }

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use crate::games::puyo::rules::Placement;
 use crate::lab::runner::{
-    BatchOptions, Experiment, OutputOptions, Shard, at_least_one, check_output_file, insert_records, print_result,
-    result_json, run_records, terminal_bar, write_atomic,
+    BatchOptions, CommandLine, Experiment, OutputOptions, Shard, at_least_one, check_output_file, insert_records,
+    print_result, result_json, run_records, terminal_bar, value_name, write_atomic,
 };
 use crate::lab::stats::{median, quantile};
 
@@ -62,6 +62,9 @@ pub struct GenerateArgs {
     /// Probability of recolouring with repeated link colours (0-1).
     #[arg(long, default_value_t = 0.5)]
     pub recolor_p: f64,
+    /// Placements tried for each group inserted before the candidate is abandoned.
+    #[arg(long, default_value_t = GenParams::default().insert_tries, value_parser = at_least_one::<usize>)]
+    pub insert_tries: usize,
     /// The field the type-4 test looks at.
     #[arg(long, value_enum, default_value = "firing")]
     pub type4_field: Type4Field,
@@ -74,6 +77,9 @@ pub struct GenerateArgs {
     /// Reject tall or uneven columns (paper §8.3).
     #[arg(long)]
     pub reject_tall_columns: bool,
+    /// With --reject-tall-columns: the column height difference that counts as tall.
+    #[arg(long, default_value_t = GenParams::default().tall_difference)]
+    pub tall_difference: usize,
     /// Reject when some solution lacks the requested type (paper §8.4).
     #[arg(long)]
     pub reject_inconsistent_type: bool,
@@ -255,7 +261,7 @@ fn metrics(a: MetricsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn generate_many(a: GenerateArgs) -> anyhow::Result<()> {
+fn gen_params(a: &GenerateArgs) -> anyhow::Result<GenParams> {
     let params = GenParams {
         moves: a.moves,
         chain: a.chain,
@@ -265,15 +271,46 @@ fn generate_many(a: GenerateArgs) -> anyhow::Result<()> {
         colors: a.colors,
         garbage_p: a.garbage_p,
         recolor_p: a.recolor_p,
+        insert_tries: a.insert_tries,
         type4_field: a.type4_field,
         reject_ambiguous_first_link: a.reject_ambiguous_first_link,
         reject_obvious_trigger: a.reject_obvious_trigger,
         reject_tall_columns: a.reject_tall_columns,
+        tall_difference: a.tall_difference,
         reject_inconsistent_type: a.reject_inconsistent_type,
         max_candidates: a.max_candidates,
-        ..GenParams::default()
     };
     params.check().map_err(|e| anyhow::anyhow!("generate: {e}"))?;
+    Ok(params)
+}
+
+/// `asobi nazo generate` making `count` puzzles with `params` (what the Nazo Puyo screen's
+/// generator panel sets).
+pub fn generate_command(params: &GenParams, count: u64) -> String {
+    let base = GenParams::default();
+    let mut command = CommandLine::new(&["nazo", "generate"]);
+    command.option("moves", params.moves);
+    command.option("chain", params.chain);
+    command.option("type", value_name(params.target));
+    command.option("method", value_name(params.method));
+    command.option("count", count);
+    command.flag("no-unique", !params.unique);
+    command.option_unless("colors", params.colors, base.colors);
+    command.option_unless("garbage-p", params.garbage_p, base.garbage_p);
+    command.option_unless("recolor-p", params.recolor_p, base.recolor_p);
+    command.option_unless("insert-tries", params.insert_tries, base.insert_tries);
+    command.option_unless("type4-field", value_name(params.type4_field), value_name(base.type4_field));
+    command.flag("reject-ambiguous-first-link", params.reject_ambiguous_first_link);
+    command.flag("reject-obvious-trigger", params.reject_obvious_trigger);
+    command.flag("reject-tall-columns", params.reject_tall_columns);
+    command.option_unless("tall-difference", params.tall_difference, base.tall_difference);
+    command.flag("reject-inconsistent-type", params.reject_inconsistent_type);
+    command.option_unless("max-candidates", params.max_candidates, base.max_candidates);
+    command.line()
+}
+
+fn generate_many(a: GenerateArgs) -> anyhow::Result<()> {
+    let params = gen_params(&a)?;
     if let Some(out) = &a.out {
         check_output_file(out)?;
     }
@@ -327,4 +364,37 @@ fn write_puzzles(path: &std::path::Path, indices: &[u64], records: &[GenerateRec
         lines.push('\n');
     }
     write_atomic(path, lines.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::runner::parse_game_command;
+
+    #[test]
+    fn the_panels_generate_command_makes_its_puzzles() {
+        let tuned = GenParams {
+            moves: 3,
+            chain: 4,
+            target: Target::Four,
+            method: Method::Direct,
+            unique: false,
+            colors: 5,
+            garbage_p: 0.3,
+            recolor_p: 0.25,
+            insert_tries: 60,
+            type4_field: Type4Field::Start,
+            reject_ambiguous_first_link: true,
+            reject_obvious_trigger: true,
+            reject_tall_columns: true,
+            tall_difference: 6,
+            reject_inconsistent_type: true,
+            max_candidates: 5000,
+        };
+        for params in [GenParams::default(), tuned] {
+            let line = generate_command(&params, 25);
+            let Command::Generate(args) = parse_game_command(&line, "nazo") else { panic!("{line}: not generate") };
+            assert_eq!((gen_params(&args).unwrap(), args.count), (params, 25), "{line}");
+        }
+    }
 }

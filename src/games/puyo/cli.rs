@@ -15,7 +15,7 @@ use super::generate::{Style, turn_back_relabelings, variants};
 use super::level::TemplateFile;
 use super::rules::GarbageRule;
 use crate::lab::runner::{
-    BatchOptions, at_least_one, check_trace_index, print_text, run_cli, shell_line, value_name, words, write_atomic,
+    BatchOptions, CommandLine, at_least_one, check_trace_index, print_text, run_cli, value_name, write_atomic,
 };
 
 #[derive(Debug, Subcommand)]
@@ -340,55 +340,45 @@ fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
 
 /// `asobi puyo endless` with `ai` playing by `params` (what the Puyo screen's panel sets).
 pub fn endless_command(ai: AiKind, params: &AiParams) -> String {
-    let mut line = words(&["asobi", "puyo", "endless", "--ai"]);
-    line.push(value_name(ai));
-    shell_line(line.into_iter().chain(player_flags(params)))
+    let mut command = CommandLine::new(&["puyo", "endless"]);
+    command.option("ai", value_name(ai));
+    player_options(&mut command, params);
+    command.line()
 }
 
 /// `asobi puyo versus` between `players` playing by `params`, on the game's garbage rule and
 /// link time.
 pub fn versus_command(players: [AiKind; 2], garbage: GarbageRule, link_ticks: u32, params: &AiParams) -> String {
-    let mut line = words(&["asobi", "puyo", "versus", "--p1"]);
-    line.extend([value_name(players[0]), "--p2".into(), value_name(players[1])]);
-    if garbage != GarbageRule::default() {
-        line.extend(["--garbage".into(), value_name(garbage)]);
-    }
-    if link_ticks != 1 {
-        line.extend(["--link-ticks".into(), link_ticks.to_string()]);
-    }
-    shell_line(line.into_iter().chain(player_flags(params)))
+    let mut command = CommandLine::new(&["puyo", "versus"]);
+    command.option("p1", value_name(players[0]));
+    command.option("p2", value_name(players[1]));
+    command.option_unless("garbage", value_name(garbage), value_name(GarbageRule::default()));
+    command.option_unless("link-ticks", link_ticks, 1);
+    player_options(&mut command, params);
+    command.line()
 }
 
-/// The template and potential-maximization flags that give the players `params`; those at
-/// their defaults are left out. (The builder's constants and `extend_drop` have no flags.)
-fn player_flags(params: &AiParams) -> Vec<String> {
+/// The template and potential-maximization options that give the players `params`. (The
+/// builder's constants and `extend_drop` have none.)
+fn player_options(command: &mut CommandLine, params: &AiParams) {
     let base = AiParams::default();
-    let mut flags = Vec::new();
-    let mut flag = |on: bool, name: &str, value: Option<String>| {
-        if on {
-            flags.push(format!("--{name}"));
-            flags.extend(value);
-        }
-    };
-    flag(params.group != base.group, "templates", Some(params.group.clone()));
-    flag(params.template.depth != base.template.depth, "depth", Some(params.template.depth.to_string()));
-    flag(params.template.select != base.template.select, "select", Some(value_name(params.template.select)));
-    let compile = &params.compile;
-    flag(compile.weight_rule != base.compile.weight_rule, "weights", Some(value_name(compile.weight_rule)));
-    flag(!compile.boundary_rule, "no-boundary-rule", None);
-    flag(compile.boundary_sim, "boundary-sim", None);
-    flag(compile.colors != base.compile.colors, "colors", Some(compile.colors.to_string()));
-    flag(compile.weight_power != base.compile.weight_power, "weight-power", Some(compile.weight_power.to_string()));
-    flag(params.template.chance != base.template.chance, "chance", Some(params.template.chance.to_string()));
-    flag(params.switch != base.switch, "switch", Some(params.switch.to_string()));
-    flag(!params.switch_ready, "switch-on-score", None);
-    flag(params.extension != base.extension, "extension", Some(value_name(params.extension)));
-    let (p, q) = (&params.potential, &base.potential);
-    flag(p.fire_empty != q.fire_empty, "fire-empty", Some(p.fire_empty.to_string()));
-    flag(p.danger_empty != q.danger_empty, "danger-empty", Some(p.danger_empty.to_string()));
-    flag(p.virtual_drop != q.virtual_drop, "virtual-drop", Some(p.virtual_drop.to_string()));
-    flag(p.lethal_after_counter, "lethal-after-counter", None);
-    flags
+    let (template, compile, potential) = (&params.template, &params.compile, &params.potential);
+    command.option_unless("templates", params.group.as_str(), &base.group);
+    command.option_unless("depth", template.depth, base.template.depth);
+    command.option_unless("select", value_name(template.select), value_name(base.template.select));
+    command.option_unless("weights", value_name(compile.weight_rule), value_name(base.compile.weight_rule));
+    command.flag("no-boundary-rule", !compile.boundary_rule);
+    command.flag("boundary-sim", compile.boundary_sim);
+    command.option_unless("colors", compile.colors, base.compile.colors);
+    command.option_unless("weight-power", compile.weight_power, base.compile.weight_power);
+    command.option_unless("chance", template.chance, base.template.chance);
+    command.option_unless("switch", params.switch, base.switch);
+    command.flag("switch-on-score", !params.switch_ready);
+    command.option_unless("extension", value_name(params.extension), value_name(base.extension));
+    command.option_unless("fire-empty", potential.fire_empty, base.potential.fire_empty);
+    command.option_unless("danger-empty", potential.danger_empty, base.potential.danger_empty);
+    command.option_unless("virtual-drop", potential.virtual_drop, base.potential.virtual_drop);
+    command.flag("lethal-after-counter", potential.lethal_after_counter);
 }
 
 /// `puyo templates`: generated variants of a style, or the relabelings of a file's turn-back,

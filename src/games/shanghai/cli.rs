@@ -19,8 +19,8 @@ use super::level::{Weights, WeightsFile};
 use super::rules::UNKNOWN;
 use crate::lab::rng::game_rng;
 use crate::lab::runner::{
-    BatchOptions, Experiment, OutputOptions, at_least_one, check_output_file, check_trace_index, print_result,
-    print_text, run_cli, shell_line, value_name, words, write_atomic, write_ron,
+    BatchOptions, CommandLine, Experiment, OutputOptions, at_least_one, check_output_file, check_trace_index,
+    print_result, print_text, run_cli, value_name, write_atomic, write_ron,
 };
 
 #[derive(Debug, Subcommand)]
@@ -398,41 +398,32 @@ pub enum EvalDeals<'a> {
 
 /// `asobi shanghai eval` with `player` (what the Shanghai screen's panel sets). Its weights
 /// are those of `weights_file`, or else the layout's tuned ones, which the command reads
-/// without a flag.
+/// without an option.
 pub fn eval_command(deals: EvalDeals, player: &PlayerParams, weights_file: Option<&str>) -> String {
-    let mut line = match deals {
-        EvalDeals::Layout(name) => words(&["asobi", "shanghai", "eval", "--layout", name]),
-        EvalDeals::Instances(path) => words(&["asobi", "shanghai", "eval", "--instance", path]),
-    };
-    line.extend(["--n".into(), player.n.to_string(), "--depth".into(), player.depth.to_string()]);
-    if let Some(path) = weights_file {
-        line.extend(words(&["--weights", path]));
+    let mut command = CommandLine::new(&["shanghai", "eval"]);
+    match deals {
+        EvalDeals::Layout(name) => command.option("layout", name),
+        EvalDeals::Instances(path) => command.option("instance", path),
     }
-    line.extend(extension_flags(player));
-    shell_line(line)
-}
-
-/// The flags of [`ExtensionArgs`] that give `player`'s settings; those at their defaults are
-/// left out.
-fn extension_flags(player: &PlayerParams) -> Vec<String> {
+    command.option("n", player.n);
+    command.option("depth", player.depth);
+    if let Some(path) = weights_file {
+        command.option("weights", path);
+    }
     let base = PlayerParams::default();
-    let mut flags = Vec::new();
-    let mut flag = |on: bool, name: &str, value: String| {
-        if on {
-            flags.extend([format!("--{name}"), value]);
-        }
-    };
-    flag(player.dead_ends != base.dead_ends, "dead-ends", player.dead_ends.to_string());
-    flag(player.solvable_worlds != base.solvable_worlds, "solvable-worlds", player.solvable_worlds.to_string());
-    flag(player.solve_depth != base.solve_depth, "solve-depth", player.solve_depth.to_string());
-    flag(player.solve_nodes != base.solve_nodes, "solve-nodes", player.solve_nodes.to_string());
-    flag(player.ties.is_some(), "ties", player.ties.map(value_name).unwrap_or_default());
-    // Without the flag the rule at depth D follows --dead-ends.
-    flag(player.terminal_at_depth != player.dead_ends, "terminal-at-depth", player.terminal_at_depth.to_string());
-    flag(player.risk_worlds != base.risk_worlds, "risk-worlds", player.risk_worlds.to_string());
-    flag(player.risk_window != base.risk_window, "risk-window", player.risk_window.to_string());
-    flag(player.risk_judge != base.risk_judge, "risk-judge", value_name(player.risk_judge));
-    flags
+    command.option_unless("dead-ends", player.dead_ends, base.dead_ends);
+    command.option_unless("solvable-worlds", player.solvable_worlds, base.solvable_worlds);
+    command.option_unless("solve-depth", player.solve_depth, base.solve_depth);
+    command.option_unless("solve-nodes", player.solve_nodes, base.solve_nodes);
+    if let Some(ties) = player.ties {
+        command.option("ties", value_name(ties));
+    }
+    // Without the option the rule at depth D follows --dead-ends.
+    command.option_unless("terminal-at-depth", player.terminal_at_depth, player.dead_ends);
+    command.option_unless("risk-worlds", player.risk_worlds, base.risk_worlds);
+    command.option_unless("risk-window", player.risk_window, base.risk_window);
+    command.option_unless("risk-judge", value_name(player.risk_judge), value_name(base.risk_judge));
+    command.line()
 }
 
 /// `shanghai oracle`: how many deals the peeking solver solves.
