@@ -50,7 +50,8 @@ pub struct PointOpener {
     pub open: OpenPoint,
 }
 
-/// An experiment the Lab can run; registered by a game plugin with [`register_lab_experiment`].
+/// An experiment the Lab can run: a game lists its entries in `lab_entries()`, and its plugin
+/// registers them with [`register_lab_experiments`].
 pub struct LabEntry {
     pub game: Screen,
     pub name: &'static str,
