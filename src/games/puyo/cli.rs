@@ -273,7 +273,9 @@ fn describe_move(m: &TracedMove) -> String {
     text
 }
 
-fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
+/// The players' parameters; the template group is compiled (and checked) only when one of
+/// `players` plays by templates.
+fn ai_params(rules: &TemplateArgs, players: &[AiKind]) -> anyhow::Result<AiParams> {
     let group = rules.templates.as_str();
     let mut params = AiParams { group: group.to_string(), ..AiParams::default() };
     params.compile.colors = rules.colors as usize;
@@ -289,14 +291,16 @@ fn ai_params(rules: &TemplateArgs) -> anyhow::Result<AiParams> {
     params.extension = rules.extension;
     // Checked here, before the workers start: an unknown group or a malformed file of the
     // user's is one error naming it.
-    load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;
+    if players.iter().any(|p| p.uses_templates()) {
+        load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;
+    }
     Ok(params)
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Build(a) => {
-            let params = ai_params(&a.rules)?;
+            let params = ai_params(&a.rules, &[AiKind::Template])?;
             let exp = Build { params, trials: a.trials, max_moves: a.max_moves, colors: a.rules.colors as usize };
             run_or_trace(&exp, &a.trace, &a.batch)?;
         }
@@ -311,7 +315,7 @@ fn endless(a: &EndlessArgs) -> anyhow::Result<Endless> {
     if a.hindsight && a.ai == AiKind::Asobi {
         anyhow::bail!("--hindsight bounds potential maximization's firing; asobi's player fires at a goal length");
     }
-    let mut params = ai_params(&a.rules)?;
+    let mut params = ai_params(&a.rules, &[a.ai])?;
     a.potential.apply(&mut params);
     Ok(Endless {
         ai: a.ai,
@@ -324,7 +328,7 @@ fn endless(a: &EndlessArgs) -> anyhow::Result<Endless> {
 }
 
 fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
-    let mut params = ai_params(&a.rules)?;
+    let mut params = ai_params(&a.rules, &[a.p1, a.p2])?;
     a.potential.apply(&mut params);
     Ok(VersusExp {
         p1: a.p1,

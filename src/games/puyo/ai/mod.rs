@@ -74,6 +74,13 @@ pub enum AiKind {
     Asobi,
 }
 
+impl AiKind {
+    /// Whether the player plays by templates (the others need no template group).
+    pub fn uses_templates(self) -> bool {
+        matches!(self, AiKind::Template | AiKind::Combined)
+    }
+}
+
 /// How the combined player extends its formation in single-player games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Extension {
@@ -164,8 +171,10 @@ impl Player {
             params.potential.depth = 2;
             params.potential.lethal_after_counter = true;
         }
-        let templates = Arc::new(load_group(&params.group, &params.compile)?);
-        Ok(Player { kind, params, templates })
+        // Only template players compile the group: a group that needs more colours than the
+        // game has must not stop the others.
+        let templates = if kind.uses_templates() { load_group(&params.group, &params.compile)? } else { Vec::new() };
+        Ok(Player { kind, params, templates: Arc::new(templates) })
     }
 
     pub fn templates(&self) -> &[Template] {

@@ -1,6 +1,6 @@
 //! AI tests: legality over many random positions; potential maximization's special cases (c)
 //! and (d) and its firing over a formation it cannot keep; the combined player's switch, its
-//! extension, and its templates left once garbage lands.
+//! extension, and its templates left once garbage lands; which players need a template group.
 
 use rand::{Rng, SeedableRng};
 
@@ -319,4 +319,14 @@ fn the_builder_extension_leaves_an_empty_field_to_the_templates() {
         [Pair::new(Puyo::Red, Puyo::Green), Pair::new(Puyo::Blue, Puyo::Blue), Pair::new(Puyo::Yellow, Puyo::Red)];
     let decision = player.decide(&Observation::alone(&Field::new(), &pairs)).unwrap();
     assert!(decision.why.starts_with("template"), "{decision:?}");
+}
+
+/// The bundled groups need 4 colours; only the players that use them refuse 3.
+#[test]
+fn only_template_players_need_their_groups_colours() {
+    let mut params = AiParams::default();
+    params.compile.colors = 3;
+    for kind in [AiKind::Template, AiKind::Potential, AiKind::Combined, AiKind::Asobi] {
+        assert_eq!(Player::new(kind, params.clone()).is_ok(), !kind.uses_templates(), "{kind:?}");
+    }
 }
