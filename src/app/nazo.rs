@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiments, run_for_lab};
@@ -20,8 +19,8 @@ use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::nazo::cli::generate_command;
-use crate::games::nazo::experiment::GenerateExperiment;
-use crate::games::nazo::generator::{GenParams, Generated, Method, Target, generate};
+use crate::games::nazo::experiment::{GenerateExperiment, numbered_puzzle};
+use crate::games::nazo::generator::{GenParams, Generated, Method, Target};
 use crate::games::nazo::io::{ishikawa, parse_any, pon2};
 use crate::games::nazo::metrics::{Metrics, compute};
 use crate::games::nazo::puzzle::{Puzzle, Step, placement_pon2};
@@ -29,7 +28,6 @@ use crate::games::nazo::sets::{Set, bundled, from_ron, to_ron};
 use crate::games::nazo::sim::replay;
 use crate::games::nazo::solver::{SolveOptions, Solved, solve};
 use crate::games::puyo::rules::{Field, HEIGHT, Placement, WIDTH};
-use crate::lab::rng::GameRng;
 use crate::lab::runner::{SharedProgress, write_atomic};
 
 /// Side of one cell in world units (before the board's scale).
@@ -60,6 +58,8 @@ enum Verdict {
 
 /// A generated puzzle with its metrics.
 struct GalleryItem {
+    /// "seed S #k": the command line's puzzle #k of `--seed S` is the same puzzle.
+    name: String,
     generated: Generated,
     metrics: Result<Metrics, String>,
 }
@@ -91,8 +91,12 @@ struct NazoGame {
     /// Plays the shown solution by itself, one move whenever the board is idle.
     auto_solution: bool,
     params: GenParams,
+    /// The generator's seed and the number (from 1) of its next puzzle, as in
+    /// `asobi nazo generate --seed`.
     gen_seed: u64,
-    gen_job: AiJob<Option<(Generated, Result<Metrics, String>)>>,
+    gen_number: u64,
+    /// The puzzle generated, or the name of the one not found within max candidates.
+    gen_job: AiJob<Result<GalleryItem, String>>,
     gallery: Vec<GalleryItem>,
     log: VecDeque<String>,
     error: Option<String>,
@@ -133,6 +137,7 @@ impl NazoGame {
             auto_solution: false,
             params,
             gen_seed: 1,
+            gen_number: 1,
             gen_job: AiJob::default(),
             gallery: Vec::new(),
             log: VecDeque::new(),
@@ -302,15 +307,18 @@ impl NazoGame {
             return;
         }
         self.error = None;
-        let seed = self.gen_seed;
-        self.gen_seed += 1;
+        let (seed, index) = (self.gen_seed, self.gen_number - 1);
+        self.gen_number += 1;
         self.gen_job.clear_failure();
         self.gen_job.start(move || {
-            let mut rng = GameRng::seed_from_u64(seed);
-            generate(&params, &mut rng).map(|g| {
-                let m = compute(&g.puzzle, &g.solution);
-                (g, m)
-            })
+            let name = format!("seed {seed} #{}", index + 1);
+            match numbered_puzzle(&params, seed, index) {
+                Some(generated) => {
+                    let metrics = compute(&generated.puzzle, &generated.solution);
+                    Ok(GalleryItem { name, generated, metrics })
+                }
+                None => Err(name),
+            }
         });
     }
 
@@ -387,16 +395,15 @@ fn advance(time: Res<Time>, mut game: ResMut<NazoGame>) {
     }
     if let Some(result) = game.gen_job.poll() {
         match result {
-            Some((generated, metrics)) => {
+            Ok(item) => {
+                let g = &item.generated;
                 game.log(format!(
-                    "generated #{} after {} candidates ({} solution(s))",
-                    game.gallery.len() + 1,
-                    generated.candidates,
-                    generated.solutions
+                    "generated {} after {} candidates ({} solution(s))",
+                    item.name, g.candidates, g.solutions
                 ));
-                game.gallery.push(GalleryItem { generated, metrics });
+                game.gallery.push(item);
             }
-            None => game.log("generator: gave up (max candidates)".into()),
+            Err(name) => game.log(format!("generator: no {name} within max candidates")),
         }
     }
     game.frame_left -= time.delta_secs();
@@ -702,7 +709,11 @@ fn generator_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
     });
     ui.horizontal(|ui| {
         ui.label("seed");
-        ui.add(egui::DragValue::new(&mut game.gen_seed));
+        if ui.add(egui::DragValue::new(&mut game.gen_seed)).changed() {
+            game.gen_number = 1;
+        }
+        ui.label("next #");
+        ui.add(egui::DragValue::new(&mut game.gen_number).range(1..=u32::MAX));
         if ui.add_enabled(!game.gen_job.is_thinking(), egui::Button::new("Generate")).clicked() {
             game.start_generator();
         }
@@ -711,7 +722,13 @@ fn generator_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
         }
     });
     game.gen_job.status_ui(ui);
-    command_lines_ui(ui, "many puzzles from the command line", &[generate_command(&game.params, 100)]);
+    command_lines_ui(ui, "this seed's puzzles from the command line", &[generator_command(game)]);
+}
+
+/// The command line that makes this seed's puzzles: at least 100, and every number generated
+/// so far, so each gallery puzzle "seed S #k" is its #k.
+fn generator_command(game: &NazoGame) -> String {
+    generate_command(&game.params, (game.gen_number - 1).max(100), game.gen_seed)
 }
 
 /// Where saved galleries live: one RON set per file, in the format of `levels/nazo/`.
@@ -745,12 +762,8 @@ fn save_gallery(game: &mut NazoGame) {
     // Galleries are numbered; never overwrite an earlier one.
     let number = (1..).find(|n| !dir.join(format!("gallery-{n}.ron")).exists()).expect("a free number");
     let name = format!("Gallery {number}");
-    let puzzles: Vec<(String, Puzzle)> = game
-        .gallery
-        .iter()
-        .enumerate()
-        .map(|(i, item)| (format!("generated #{}", i + 1), item.generated.puzzle.clone()))
-        .collect();
+    let puzzles: Vec<(String, Puzzle)> =
+        game.gallery.iter().map(|item| (format!("generated {}", item.name), item.generated.puzzle.clone())).collect();
     let path = dir.join(format!("gallery-{number}.ron"));
     let text = to_ron(&name, "asobi desktop generator", &puzzles);
     let saved =
@@ -775,7 +788,7 @@ fn gallery_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
     for (i, item) in game.gallery.iter().enumerate().rev() {
         let p = &item.generated.puzzle;
         ui.group(|ui| {
-            ui.label(format!("#{}: {} moves, {}", i + 1, p.moves(), p.goal.describe()));
+            ui.label(format!("{}: {} moves, {}", item.name, p.moves(), p.goal.describe()));
             match &item.metrics {
                 Ok(m) => {
                     ui.small(format!(
@@ -813,8 +826,9 @@ fn gallery_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
         });
     }
     if let Some(i) = load {
-        let puzzle = game.gallery[i].generated.puzzle.clone();
-        game.load(format!("generated #{}", i + 1), puzzle);
+        let item = &game.gallery[i];
+        let (name, puzzle) = (format!("generated {}", item.name), item.generated.puzzle.clone());
+        game.load(name, puzzle);
     }
 }
 
@@ -889,5 +903,28 @@ mod tests {
         assert_eq!(game.puzzle_idx, None, "the list shows no bundled puzzle");
         game.load_bundled(0, 0);
         assert_eq!((game.set_idx, game.puzzle_idx), (0, Some(0)));
+    }
+
+    #[test]
+    fn the_generator_panels_command_makes_the_gallerys_puzzles() {
+        use crate::games::nazo::cli::{Command, gen_params};
+        use crate::lab::runner::{Experiment, parse_game_command};
+        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let mut game = NazoGame::new(false);
+        (game.gen_seed, game.gen_number) = (5, 2);
+        game.start_generator();
+        let item = loop {
+            if let Some(done) = game.gen_job.poll() {
+                break done.expect("the app's settings make puzzle #2 of seed 5");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        assert_eq!((item.name.as_str(), game.gen_number), ("seed 5 #2", 3));
+
+        let line = generator_command(&game);
+        let Command::Generate(args) = parse_game_command(&line, "nazo") else { panic!("{line}: not generate") };
+        let experiment = GenerateExperiment { params: gen_params(&args).unwrap(), count: args.count };
+        let record = experiment.play(args.batch.seed, 1);
+        assert_eq!(record.pon2, Some(pon2::write(&item.generated.puzzle)), "{line}: its #2");
     }
 }

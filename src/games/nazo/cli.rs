@@ -261,7 +261,7 @@ fn metrics(a: MetricsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn gen_params(a: &GenerateArgs) -> anyhow::Result<GenParams> {
+pub(crate) fn gen_params(a: &GenerateArgs) -> anyhow::Result<GenParams> {
     let params = GenParams {
         moves: a.moves,
         chain: a.chain,
@@ -284,9 +284,9 @@ fn gen_params(a: &GenerateArgs) -> anyhow::Result<GenParams> {
     Ok(params)
 }
 
-/// `asobi nazo generate` making `count` puzzles with `params` (what the Nazo Puyo screen's
-/// generator panel sets).
-pub fn generate_command(params: &GenParams, count: u64) -> String {
+/// `asobi nazo generate` making `count` puzzles of `seed` with `params` (what the Nazo Puyo
+/// screen's generator panel sets; its puzzle #k of the seed is this run's #k).
+pub fn generate_command(params: &GenParams, count: u64, seed: u64) -> String {
     let base = GenParams::default();
     let mut command = CommandLine::new(&["nazo", "generate"]);
     command.option("moves", params.moves);
@@ -294,6 +294,7 @@ pub fn generate_command(params: &GenParams, count: u64) -> String {
     command.option("type", value_name(params.target));
     command.option("method", value_name(params.method));
     command.option("count", count);
+    command.option("seed", seed);
     command.flag("no-unique", !params.unique);
     command.option_unless("colors", params.colors, base.colors);
     command.option_unless("garbage-p", params.garbage_p, base.garbage_p);
@@ -392,9 +393,9 @@ mod tests {
             max_candidates: 5000,
         };
         for params in [GenParams::default(), tuned] {
-            let line = generate_command(&params, 25);
+            let line = generate_command(&params, 25, 7);
             let Command::Generate(args) = parse_game_command(&line, "nazo") else { panic!("{line}: not generate") };
-            assert_eq!((gen_params(&args).unwrap(), args.count), (params, 25), "{line}");
+            assert_eq!((gen_params(&args).unwrap(), args.count, args.batch.seed), (params, 25, 7), "{line}");
         }
     }
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::lab::rng::game_rng;
 use crate::lab::runner::{Experiment, MergeFn, merge};
 
-use super::generator::{GenParams, generate};
+use super::generator::{GenParams, Generated, generate};
 use super::io::pon2;
 use super::puzzle::placement_pon2;
 
@@ -18,6 +18,12 @@ pub const MERGERS: &[(&str, MergeFn)] = &[(GenerateExperiment::NAME, merge::<Gen
 pub struct GenerateExperiment {
     pub params: GenParams,
     pub count: u64,
+}
+
+/// Puzzle `index` (from 0) of `asobi nazo generate --seed seed` with `params`, as the desktop
+/// generator makes it too, so a puzzle made there is reproduced by the command line.
+pub fn numbered_puzzle(params: &GenParams, seed: u64, index: u64) -> Option<Generated> {
+    generate(params, &mut game_rng(seed, index))
 }
 
 /// One generated puzzle (or a give-up after `max_candidates`).
@@ -43,7 +49,7 @@ impl Experiment for GenerateExperiment {
 
     fn play(&self, seed: u64, index: u64) -> GenerateRecord {
         let start = std::time::Instant::now();
-        let g = generate(&self.params, &mut game_rng(seed, index));
+        let g = numbered_puzzle(&self.params, seed, index);
         GenerateRecord {
             candidates: g.as_ref().map_or(self.params.max_candidates, |g| g.candidates),
             ms: start.elapsed().as_secs_f64() * 1000.0,

@@ -564,16 +564,3 @@ mod tests {
         assert_eq!(s.count, brute_force(&p).0);
     }
 }
-#[cfg(test)]
-mod debug_tmp {
-    use super::*;
-    use crate::games::nazo::io::pon2;
-    #[test]
-    fn dbg_case() {
-        let p = pon2::parse("field=0_o...g.r...&steps=ggrggggg&goal=0_0_2_0_").unwrap();
-        let o = SolveOptions { keep: Some(usize::MAX), ..SolveOptions::default() };
-        let s = solve(&p, o);
-        let b = solve_with_table(&p, o, 0);
-        eprintln!("table {} {} bare {} {}", s.count, s.distinct, b.count, b.distinct);
-    }
-}
