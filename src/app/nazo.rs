@@ -21,7 +21,7 @@ use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::nazo::cli::generate_command;
 use crate::games::nazo::experiment::{GenerateExperiment, numbered_puzzle};
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target};
-use crate::games::nazo::io::{ishikawa, parse_any, pon2};
+use crate::games::nazo::io::{ishikawa, parse_playable, pon2};
 use crate::games::nazo::metrics::{Metrics, compute};
 use crate::games::nazo::puzzle::{Puzzle, Step, placement_pon2};
 use crate::games::nazo::sets::{Set, bundled, from_ron, to_ron};
@@ -589,7 +589,7 @@ fn puzzle_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
     ui.horizontal(|ui| {
         ui.add(egui::TextEdit::singleline(&mut game.text).desired_width(230.0));
         if ui.button("Load").clicked() {
-            match parse_any(&game.text) {
+            match parse_playable(&game.text) {
                 Ok(p) => {
                     game.error = None;
                     game.load("pasted puzzle".into(), p);

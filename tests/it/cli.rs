@@ -124,6 +124,13 @@ fn bench_rejects_bad_values() {
     assert!(!stderr(&out).contains("panicked"));
 }
 
+#[test]
+fn a_puzzle_without_pairs_is_an_error_not_an_unsolved_verdict() {
+    let out = asobi(&["nazo", "solve", "field=0_gbyr..&steps=&goal=0_0_3_0_"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no pair to place"), "{}", stderr(&out));
+}
+
 /// Every count a batch command takes must be positive: zero would print a vacuous result.
 #[test]
 fn zero_counts_are_usage_errors_naming_the_option() {

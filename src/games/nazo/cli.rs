@@ -15,7 +15,7 @@ use crate::lab::stats::{median, quantile};
 
 use super::experiment::{GenerateExperiment, GenerateRecord};
 use super::generator::{GenParams, Method, Target, Type4Field};
-use super::io::{ishikawa, parse_any, pon2};
+use super::io::{ishikawa, parse_playable, pon2};
 use super::metrics::{MetricsOptions, compute, compute_with};
 use super::puzzle::{Puzzle, parse_placement_pon2, placement_pon2};
 use super::sets::to_ron;
@@ -159,9 +159,9 @@ pub fn read_puzzle(arg: &str) -> anyhow::Result<Puzzle> {
     if !arg.contains('=') && !arg.contains('?') && path.exists() {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {arg}"))?;
         let Some((line, q)) = puzzle_lines(&text).next() else { bail!("{arg}: no puzzle line in the file") };
-        return parse_any(q).with_context(|| format!("{arg}:{line}"));
+        return parse_playable(q).with_context(|| format!("{arg}:{line}"));
     }
-    Ok(parse_any(arg)?)
+    Ok(parse_playable(arg)?)
 }
 
 fn solve_one(a: SolveArgs) -> anyhow::Result<()> {
@@ -197,7 +197,7 @@ fn solve_batch(a: SolveBatchArgs) -> anyhow::Result<()> {
     let mut times = Vec::new();
     for (line, q) in puzzle_lines(&text) {
         puzzles += 1;
-        let puzzle = match parse_any(q) {
+        let puzzle = match parse_playable(q) {
             Ok(p) => p,
             Err(e) => {
                 errors += 1;

@@ -27,6 +27,18 @@ impl Puzzle {
     pub fn moves(&self) -> usize {
         self.steps.iter().filter(|s| matches!(s, Step::Pair(_))).count()
     }
+
+    /// Why the puzzle cannot be played, if so: it places no pair, or it has no goal to meet
+    /// (a pon2 editor link may carry a field alone).
+    pub fn unplayable(&self) -> Option<&'static str> {
+        if self.moves() == 0 {
+            Some("the puzzle has no pair to place (steps=)")
+        } else if self.goal.main.is_none() && self.goal.clear.is_none() {
+            Some("the puzzle has no goal (goal=)")
+        } else {
+            None
+        }
+    }
 }
 
 /// The pon2 letter of a puyo kind: `r g b y p`, garbage `o`, hard garbage `h`.

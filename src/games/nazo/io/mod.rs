@@ -32,6 +32,20 @@ pub fn parse_any(text: &str) -> Result<Puzzle, ParseError> {
     if text.contains("pn.html?") { ishikawa::parse(text) } else { pon2::parse(text) }
 }
 
+/// [`parse_any`] for a puzzle to play or solve: one without a pair or a goal is an error at
+/// the end of the text, where the missing part would go.
+pub fn parse_playable(text: &str) -> Result<Puzzle, ParseError> {
+    let puzzle = parse_any(text)?;
+    match puzzle.unplayable() {
+        None => Ok(puzzle),
+        Some(why) => Err(ParseError {
+            format: if text.contains("pn.html?") { ishikawa::FORMAT } else { pon2::FORMAT },
+            position: text.trim().chars().count() + 1,
+            message: why.into(),
+        }),
+    }
+}
+
 /// Position (1-based, in characters) of the character holding byte offset `byte` of `text`
 /// (an offset inside a multi-byte character names that character).
 fn char_pos(text: &str, byte: usize) -> usize {

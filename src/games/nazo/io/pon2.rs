@@ -10,7 +10,7 @@ use crate::games::puyo::rules::{Field, HEIGHT, Pair, WIDTH};
 use super::super::puzzle::{Puzzle, Step, from_letter, letter, parse_placement_pon2};
 use super::{ParseError, char_pos};
 
-const FORMAT: &str = "pon2 query";
+pub(super) const FORMAT: &str = "pon2 query";
 
 /// Writes `puzzle` as a pon2 query (every puzzle can be written).
 pub fn write(puzzle: &Puzzle) -> String {

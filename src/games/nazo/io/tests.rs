@@ -7,7 +7,7 @@ use super::super::goal::{Goal, GoalColor, GoalKind, MainGoal, Operator};
 use crate::games::puyo::rules::{Field, HEIGHT, Pair, Puyo, WIDTH};
 
 use super::super::puzzle::{Puzzle, Step};
-use super::{ishikawa, parse_any, pon2};
+use super::{ishikawa, parse_any, parse_playable, pon2};
 
 fn goal(kind: GoalKind, color: GoalColor, value: u32, operator: Operator, clear: Option<GoalColor>) -> Goal {
     Goal { main: Some(MainGoal { kind, color, value, operator }), clear }
@@ -30,6 +30,21 @@ fn paper_examples_in_both_formats() {
         assert_eq!(pon2::write_goal(&g), p);
         assert!(ishikawa::write(&Puzzle { goal: g, ..Puzzle::default() }).unwrap().ends_with(&format!("__{i}")));
     }
+}
+
+/// A field without pairs or goal parses (the formats allow it), but is no puzzle to play.
+#[test]
+fn a_puzzle_to_play_needs_a_pair_and_a_goal() {
+    let full = "field=0_gbyr..&steps=rrgg&goal=0_0_3_0_";
+    assert_eq!(parse_playable(full), parse_any(full));
+    for (text, missing) in [("field=0_gbyr..&steps=&goal=0_0_3_0_", "pair"), ("field=0_gbyr..&steps=rrgg ", "goal")] {
+        assert!(parse_any(text).is_ok(), "{text}");
+        let e = parse_playable(text).unwrap_err();
+        assert_eq!(e.position, text.trim().len() + 1, "{text}");
+        assert!(e.message.contains(missing), "{text}: {e}");
+    }
+    let ishikawa_without_pairs = format!("{}_{}__u03", ishikawa::PREFIX, "");
+    assert_eq!(parse_playable(&ishikawa_without_pairs).unwrap_err().format, "IshikawaPuyo URL");
 }
 
 #[test]
