@@ -1,12 +1,13 @@
 //! The `asobi` command line. With no subcommand it opens the desktop app; subcommands run
 //! the games' experiments, benchmarks and tools headless.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use asobi::app::{self, AppOptions, Screen};
 use asobi::games;
@@ -68,6 +69,12 @@ enum Command {
     /// Shanghai: the imperfect-information player, the solver, the instance generator.
     #[command(subcommand)]
     Shanghai(games::shanghai::cli::Command),
+    /// Print the shell's completion script for every subcommand and option, e.g.
+    /// `asobi completions bash > ~/.local/share/bash-completion/completions/asobi`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -107,6 +114,7 @@ fn main() -> ExitCode {
         Some(Command::Calc(cmd)) => games::calculation::cli::run(cmd),
         Some(Command::Labyrinth(cmd)) => games::labyrinth::cli::run(cmd),
         Some(Command::Shanghai(cmd)) => games::shanghai::cli::run(cmd),
+        Some(Command::Completions { shell }) => print_completions(shell),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -115,6 +123,13 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn print_completions(shell: clap_complete::Shell) -> anyhow::Result<()> {
+    // Generated into memory first: clap_complete panics on a failed write (a closed pipe).
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "asobi", &mut script);
+    std::io::stdout().write_all(&script).context("writing the completion script")
 }
 
 fn open_app(args: WindowArgs) -> anyhow::Result<()> {

@@ -17,9 +17,22 @@ fn help_names_the_subcommands() {
     let out = asobi(&["--help"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for word in ["bench", "merge", "--screenshot", "--game"] {
+    for word in ["bench", "merge", "completions", "--screenshot", "--game"] {
         assert!(text.contains(word), "--help lacks {word}:\n{text}");
     }
+}
+
+#[test]
+fn completion_scripts_reach_the_games_options() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = asobi(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let script = String::from_utf8_lossy(&out.stdout);
+        for word in ["solve-batch", "risk-judge", "templates", "labyrinth"] {
+            assert!(script.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    assert_eq!(asobi(&["completions", "tcsh"]).status.code(), Some(2));
 }
 
 #[test]
