@@ -129,6 +129,16 @@ pub fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Re
     }
 }
 
+/// Value parser for a real number from `lo` to `hi` (weights, probabilities, thresholds):
+/// `#[arg(value_parser = number_in(0.0, 1.0))]`. NaN and values out of range are usage errors
+/// naming the option and the range.
+pub fn number_in(lo: f64, hi: f64) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+    move |s| match s.trim().parse::<f64>() {
+        Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+        _ => Err(format!("'{s}' is not a number from {lo} to {hi}")),
+    }
+}
+
 /// Options shared by every batch subcommand.
 #[derive(Clone, Debug, clap::Args)]
 pub struct BatchOptions {

@@ -168,6 +168,27 @@ fn zero_counts_are_usage_errors_naming_the_option() {
     assert!(stderr(&out).contains("'many' is not a whole number"));
 }
 
+/// Weights, probabilities and thresholds out of their range (or NaN) are usage errors too, caught
+/// before any work (the metrics threshold used to be checked after the solver had run).
+#[test]
+fn numbers_out_of_range_are_usage_errors_naming_option_and_range() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["puyo", "endless", "--virtual-drop", "3"], "from 0 to 2"),
+        (&["puyo", "build", "--weight-power", "NaN"], "from 0.25 to 4"),
+        (&["nazo", "metrics", "field=0_&steps=rr&goal=0_0_3_0_", "--template-threshold", "3"], "from 0 to 1"),
+        (&["calc", "play", "--lookahead-ratio=-1"], "from 0 to 1"),
+        (&["shanghai", "generate", "--weak-max", "5"], "from 0 to 1"),
+        (&["shanghai", "eval", "--risk-window", "2"], "from 0 to 1"),
+    ];
+    for (args, range) in cases {
+        let out = asobi(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let option = args.iter().find(|a| a.starts_with("--")).unwrap().split('=').next().unwrap();
+        let err = stderr(&out);
+        assert!(err.contains(option) && err.contains(range), "{args:?}: {err}");
+    }
+}
+
 /// A bad `--out` is reported before the work starts, not after it.
 #[test]
 fn a_bad_output_path_fails_before_any_work() {

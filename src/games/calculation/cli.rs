@@ -9,7 +9,7 @@ use super::log::GameLog;
 use super::oracle::{DEFAULT_BUDGET, DEFAULT_CONFLICTS, Limits};
 use super::rules::{Deal, MAX_STACKS};
 use super::stack_game;
-use crate::lab::runner::{BatchOptions, CommandLine, OutputOptions, at_least_one, print_result, run_cli};
+use crate::lab::runner::{BatchOptions, CommandLine, OutputOptions, at_least_one, number_in, print_result, run_cli};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -37,7 +37,7 @@ pub struct PlayerArgs {
     pub pair_limit: usize,
     /// Lookahead 1 only for options scoring at least R times the best at level 0, none when
     /// one is left (asobi's bound; 0 = every option, as the paper).
-    #[arg(long, default_value_t = 0.0, value_name = "R")]
+    #[arg(long, default_value_t = 0.0, value_name = "R", value_parser = number_in(0.0, 1.0))]
     pub lookahead_ratio: f64,
     /// Lookahead 1 scores each reply with the best M plans of the option's beam (asobi's
     /// bound; 0 = all plans, as the paper).
@@ -48,11 +48,6 @@ pub struct PlayerArgs {
 impl PlayerArgs {
     fn params(&self) -> anyhow::Result<PlannerParams> {
         ensure!(self.lookahead <= 1, "--lookahead must be 0 or 1, not {}", self.lookahead);
-        ensure!(
-            (0.0..=1.0).contains(&self.lookahead_ratio),
-            "--lookahead-ratio must be between 0 and 1, not {}",
-            self.lookahead_ratio
-        );
         ensure!(self.pair_limit <= 24, "--pair-limit must be at most 24 (two foundations of 12 cards)");
         Ok(PlannerParams {
             plans: self.plans,

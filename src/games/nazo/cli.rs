@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::games::puyo::rules::Placement;
 use crate::lab::runner::{
     BatchOptions, CommandLine, Experiment, OutputOptions, Shard, at_least_one, check_output_file, insert_records,
-    print_result, result_json, run_records, terminal_bar, value_name, write_atomic,
+    number_in, print_result, result_json, run_records, terminal_bar, value_name, write_atomic,
 };
 use crate::lab::stats::{median, quantile};
 
@@ -57,10 +57,10 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 4)]
     pub colors: usize,
     /// Probability of garbage in each neighbour cell of a new group (0-1).
-    #[arg(long, default_value_t = 0.15)]
+    #[arg(long, default_value_t = 0.15, value_parser = number_in(0.0, 1.0))]
     pub garbage_p: f64,
     /// Probability of recolouring with repeated link colours (0-1).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = number_in(0.0, 1.0))]
     pub recolor_p: f64,
     /// Placements tried for each group inserted before the candidate is abandoned.
     #[arg(long, default_value_t = GenParams::default().insert_tries, value_parser = at_least_one::<usize>)]
@@ -103,7 +103,7 @@ pub struct MetricsArgs {
     #[arg(long, default_value_t = MetricsOptions::default().budget)]
     pub budget: u64,
     /// M3a similarity (0-1) from which a template counts as suggesting a chain order.
-    #[arg(long, default_value_t = MetricsOptions::default().template_threshold)]
+    #[arg(long, default_value_t = MetricsOptions::default().template_threshold, value_parser = number_in(0.0, 1.0))]
     pub template_threshold: f64,
     #[command(flatten)]
     pub output: OutputOptions,
@@ -252,9 +252,6 @@ fn metrics(a: MetricsArgs) -> anyhow::Result<()> {
     let puzzle = read_puzzle(&a.puzzle)?;
     let s = solve(&puzzle, SolveOptions { stop_after: Some(1), keep: Some(1), timeout: None });
     let Some(solution) = s.solutions.first() else { bail!("{}: the puzzle has no solution, so no metrics", a.puzzle) };
-    if !(0.0..=1.0).contains(&a.template_threshold) {
-        bail!("--template-threshold must be between 0 and 1 (got {})", a.template_threshold);
-    }
     let opts = MetricsOptions { budget: a.budget, template_threshold: a.template_threshold };
     let m = compute_with(&puzzle, solution, &opts).map_err(anyhow::Error::msg)?;
     print_result(&serde_json::to_value(m)?, &a.output);

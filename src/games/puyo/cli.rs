@@ -15,7 +15,8 @@ use super::generate::{Style, turn_back_relabelings, variants};
 use super::level::TemplateFile;
 use super::rules::GarbageRule;
 use crate::lab::runner::{
-    BatchOptions, CommandLine, at_least_one, check_trace_index, print_text, run_cli, value_name, write_atomic,
+    BatchOptions, CommandLine, at_least_one, check_trace_index, number_in, print_text, run_cli, value_name,
+    write_atomic,
 };
 
 #[derive(Debug, Subcommand)]
@@ -60,14 +61,14 @@ pub struct TemplateArgs {
     pub colors: u8,
     /// asobi: the default label weight w becomes 100 (w / 100)^P (1 = the paper; 2 places the
     /// constrained labels still earlier).
-    #[arg(long, default_value_t = 1.0, value_parser = weight_power)]
+    #[arg(long, default_value_t = 1.0, value_parser = number_in(0.25, 4.0))]
     pub weight_power: f64,
     /// asobi: the template search rates the best K leaves below each first move by the expected value after one
     /// more, unseen pair (0 = the paper).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64))]
     pub chance: u16,
     /// The combined player leaves its templates once their score passes S (the paper: 0.9)...
-    #[arg(long, value_name = "S", default_value_t = AiParams::default().switch, value_parser = switch_score)]
+    #[arg(long, value_name = "S", default_value_t = AiParams::default().switch, value_parser = number_in(0.0, 1.0))]
     pub switch: f64,
     /// ...as soon as it passes S (the paper), not only once its formation fires its chain
     /// (asobi's default).
@@ -95,7 +96,7 @@ pub struct PotentialArgs {
     /// asobi: potential maximization also counts the chains that 1-2 unseen puyos of one colour
     /// dropped into one column would start, at W times their attack (0 = the paper, which reads
     /// the known pairs only). In versus both seats read so, except asobi's player (0.8 always).
-    #[arg(long, value_name = "W", default_value_t = 0.0, value_parser = virtual_drop)]
+    #[arg(long, value_name = "W", default_value_t = 0.0, value_parser = number_in(0.0, 2.0))]
     pub virtual_drop: f64,
     /// asobi: special case (b) fires to kill only when the garbage still fills the opponent's
     /// column 3 after the opponent's ready counter (a chain 1-2 puyos of one colour start) has
@@ -110,27 +111,6 @@ impl PotentialArgs {
         params.potential.danger_empty = self.danger_empty;
         params.potential.virtual_drop = self.virtual_drop;
         params.potential.lethal_after_counter = self.lethal_after_counter;
-    }
-}
-
-fn virtual_drop(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(w) if (0.0..=2.0).contains(&w) => Ok(w),
-        _ => Err(format!("'{s}' is not a number from 0 to 2")),
-    }
-}
-
-fn switch_score(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
-        _ => Err(format!("'{s}' is not a template score from 0 to 1")),
-    }
-}
-
-fn weight_power(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(p) if (0.25..=4.0).contains(&p) => Ok(p),
-        _ => Err(format!("'{s}' is not a number from 0.25 to 4")),
     }
 }
 

@@ -20,7 +20,7 @@ use super::rules::UNKNOWN;
 use crate::lab::rng::game_rng;
 use crate::lab::runner::{
     BatchOptions, CommandLine, Experiment, OutputOptions, at_least_one, check_output_file, check_trace_index,
-    print_result, print_text, run_cli, value_name, write_atomic, write_ron,
+    number_in, print_result, print_text, run_cli, value_name, write_atomic, write_ron,
 };
 
 #[derive(Debug, Subcommand)]
@@ -124,7 +124,7 @@ pub struct ExtensionArgs {
     #[arg(long, default_value_t = 0)]
     pub risk_worlds: u32,
     /// The risk check's window of mean values.
-    #[arg(long, default_value_t = RISK_WINDOW, value_parser = risk_window)]
+    #[arg(long, default_value_t = RISK_WINDOW, value_parser = number_in(0.0, 1.0))]
     pub risk_window: f64,
     /// How the risk check tells that a move loses a world: the peeking solver proves the move
     /// locks it, or the greedy player (seeing only what a player sees) fails to clear it after
@@ -137,13 +137,6 @@ fn search_depth(s: &str) -> Result<u32, String> {
     match at_least_one::<u32>(s)? {
         d if d <= MAX_DEPTH => Ok(d),
         _ => Err(format!("at most {MAX_DEPTH} (each ply multiplies the time by about 3)")),
-    }
-}
-
-fn risk_window(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
-        _ => Err(format!("'{s}' is not a number from 0 to 1")),
     }
 }
 
@@ -198,10 +191,10 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 20, value_parser = at_least_one::<u64>)]
     pub plays: u64,
     /// Skill instance: weak solve rate below this ...
-    #[arg(long, default_value_t = 0.33)]
+    #[arg(long, default_value_t = 0.33, value_parser = number_in(0.0, 1.0))]
     pub weak_max: f64,
     /// ... and strong solve rate at least this.
-    #[arg(long, default_value_t = 0.67)]
+    #[arg(long, default_value_t = 0.67, value_parser = number_in(0.0, 1.0))]
     pub strong_min: f64,
     /// Write the instances with their rates here (RON; read back by `eval --instance`).
     #[arg(long)]
