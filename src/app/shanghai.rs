@@ -21,7 +21,7 @@ use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::risk::RiskJudge;
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, read_weights, weights_for};
-use crate::games::shanghai::cli::{EvalDeals, eval_command};
+use crate::games::shanghai::cli::{EvalDeals, eval_command, trace_command};
 use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
 use crate::games::shanghai::generator::{DealSource, deal};
 use crate::games::shanghai::io::instances::{Instance, InstanceFile};
@@ -84,6 +84,9 @@ struct ShanghaiGame {
     /// `asobi shanghai generate --seed SEED` (so a Lab map point can be replayed here).
     seed: u64,
     index: u64,
+    /// The seed and index (for a file, the position) of the deal on the board: the fields
+    /// above may have moved on since.
+    dealt: (u64, u64),
     game: Game,
     params: PlayerParams,
     /// The virtual player plays (watch mode).
@@ -120,6 +123,7 @@ impl ShanghaiGame {
             instance_file: None,
             seed,
             index,
+            dealt: (seed, index),
             game: Game::new(Arc::new(placeholder()), vec![0, 0]),
             params: PlayerParams { weights: weights_for(layout_name), ..PlayerParams::default() },
             watch,
@@ -156,6 +160,7 @@ impl ShanghaiGame {
             let position = (self.index % file.instances.len() as u64) as usize;
             let instance = &file.instances[position];
             self.game = Game::new(file.layout.clone(), instance.kinds.clone());
+            self.dealt = (self.seed, position as u64);
             self.log(format!(
                 "{} instance {} (#{} of the file; weak {:.2}, strong {:.2}): {} tiles",
                 file.path,
@@ -174,6 +179,7 @@ impl ShanghaiGame {
         match made {
             Ok(game) => {
                 self.game = game;
+                self.dealt = (self.seed, self.index);
                 let (name, seed, index, tiles) = (&self.layout_name, self.seed, self.index, self.game.layout.len());
                 self.log(format!("{name} seed {seed} instance {index}: {tiles} tiles"));
             }
@@ -864,6 +870,9 @@ fn command_line_ui(ui: &mut egui::Ui, game: &ShanghaiGame) {
         None => EvalDeals::Layout(&game.layout_name),
     };
     command_lines_ui(ui, "many deals from the command line", &[eval_command(deals, &game.params, weights_file)]);
+    let (seed, index) = game.dealt;
+    let trace = trace_command(deals, &game.params, weights_file, seed, index);
+    command_lines_ui(ui, "this deal, decision by decision", &[trace]);
 }
 
 /// Loads the five weights from a preset (`shanghai tune --out`) or saves them as one for

@@ -384,6 +384,7 @@ fn eval_experiment(a: &EvalArgs) -> anyhow::Result<Eval> {
 
 /// What `shanghai eval` deals: generator deals of a layout (a bundled name or a file), or the
 /// instances of a `generate --out` file.
+#[derive(Clone, Copy)]
 pub enum EvalDeals<'a> {
     Layout(&'a str),
     Instances(&'a str),
@@ -393,6 +394,31 @@ pub enum EvalDeals<'a> {
 /// are those of `weights_file`, or else the layout's tuned ones, which the command reads
 /// without an option.
 pub fn eval_command(deals: EvalDeals, player: &PlayerParams, weights_file: Option<&str>) -> String {
+    eval_command_line(deals, player, weights_file).line()
+}
+
+/// `asobi shanghai eval --trace` playing deal `index` alone (of batch `seed` on a layout, or of
+/// the instance file) with `player`, printing every decision: the deal on the Shanghai screen,
+/// played from the command line (with the player's own random draws).
+pub fn trace_command(
+    deals: EvalDeals,
+    player: &PlayerParams,
+    weights_file: Option<&str>,
+    seed: u64,
+    index: u64,
+) -> String {
+    let on_layout = matches!(deals, EvalDeals::Layout(_));
+    let mut command = eval_command_line(deals, player, weights_file);
+    if on_layout {
+        command.option("instances", index + 1);
+        command.option("seed", seed);
+    }
+    command.option("plays", 1);
+    command.option("trace", index);
+    command.line()
+}
+
+fn eval_command_line(deals: EvalDeals, player: &PlayerParams, weights_file: Option<&str>) -> CommandLine {
     let mut command = CommandLine::new(&["shanghai", "eval"]);
     match deals {
         EvalDeals::Layout(name) => command.option("layout", name),
@@ -416,7 +442,7 @@ pub fn eval_command(deals: EvalDeals, player: &PlayerParams, weights_file: Optio
     command.option_unless("risk-worlds", player.risk_worlds, base.risk_worlds);
     command.option_unless("risk-window", player.risk_window, base.risk_window);
     command.option_unless("risk-judge", value_name(player.risk_judge), value_name(base.risk_judge));
-    command.line()
+    command
 }
 
 /// `shanghai oracle`: how many deals the peeking solver solves.
@@ -553,6 +579,22 @@ mod tests {
         write_ron(&preset, &WeightsFile { layout: "mini_turtle".into(), weights: player.weights }).unwrap();
         let line = eval_command(EvalDeals::Layout("mini_turtle"), &player, Some(preset.to_str().unwrap()));
         assert_eq!(eval_of(&line).player, player, "{line}");
+    }
+
+    #[test]
+    fn the_panels_trace_command_plays_the_deal_on_screen() {
+        let player = PlayerParams { n: 2, depth: 1, weights: weights_for("mini_spider"), ..PlayerParams::default() };
+        let line = trace_command(EvalDeals::Layout("mini_spider"), &player, None, 7, 130);
+        let Command::Eval(args) = parse_game_command(&line, "shanghai") else { panic!("{line}: not eval") };
+        assert_eq!((args.trace, args.plays, args.batch.seed), (Some(130), 1, 7), "{line}");
+        let exp = eval_experiment(&args).unwrap();
+        assert_eq!(exp.player, player, "{line}");
+        assert!(130 < exp.games(), "{line}: the index is in the batch");
+        let layout = exp.layout.layout();
+        let on_screen = crate::games::shanghai::generator::deal(layout, DealSource::Generator, 7, 130).unwrap();
+        assert_eq!(exp.deals.get(layout, 7, 130 / exp.plays), on_screen, "{line}");
+        let from_file = trace_command(EvalDeals::Instances("set.ron"), &player, None, 7, 3);
+        assert!(from_file.ends_with("--instance set.ron --n 2 --depth 1 --plays 1 --trace 3"), "{from_file}");
     }
 
     fn player(args: &[&str]) -> PlayerParams {
