@@ -18,7 +18,7 @@ use super::panel::{
 };
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
-use crate::games::calculation::cli::play_command;
+use crate::games::calculation::cli::{log_command, play_command};
 use crate::games::calculation::experiment::Play;
 use crate::games::calculation::oracle::Action;
 use crate::games::calculation::rules::{
@@ -82,6 +82,8 @@ enum Spot {
 #[derive(Resource)]
 struct CalcGame {
     settings: Settings,
+    /// The seed and deal on the table (the panel's fields may have moved on since).
+    dealt: (u64, u64),
     game: Game,
     /// The planner whose plans follow the game (also a person's moves).
     planner: Planner,
@@ -109,6 +111,7 @@ impl CalcGame {
             .expect("the panel keeps 3 or 4 stacks");
         let planner = Planner::new(settings.params.clone());
         let mut g = CalcGame {
+            dealt: (settings.seed, settings.deal),
             settings,
             game,
             planner,
@@ -764,8 +767,10 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
         game.planner.params = game.settings.params.clone();
         game.estimates = None;
     }
-    let command = play_command(game.settings.stacks, &game.settings.params);
-    command_lines_ui(ui, "many deals from the command line", &[command]);
+    let (stacks, params) = (game.settings.stacks, &game.settings.params);
+    command_lines_ui(ui, "many deals from the command line", &[play_command(stacks, params)]);
+    let (seed, deal) = game.dealt;
+    command_lines_ui(ui, "this deal's game log, as the paper prints one", &[log_command(stacks, params, seed, deal)]);
     ui.label(format!("plans kept: {}", game.planner.plan_count()));
     ui.label("AI decision:");
     game.job.status_ui(ui);

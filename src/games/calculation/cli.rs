@@ -137,15 +137,30 @@ fn play(a: &PlayArgs) -> anyhow::Result<Play> {
 /// `asobi calc play` with the planner as `params` sets it (what the Calculation screen's
 /// panel sets) on `stacks` waste stacks.
 pub fn play_command(stacks: usize, params: &PlannerParams) -> String {
-    let base = PlannerParams::default();
     let mut command = CommandLine::new(&["calc", "play"]);
     command.option("stacks", stacks);
+    planner_options(&mut command, params);
+    command.line()
+}
+
+/// `asobi calc log`: deal `deal` of run `seed` played by the planner as `params` sets it,
+/// printed as the paper's appendix prints a game (the deal on the Calculation screen).
+pub fn log_command(stacks: usize, params: &PlannerParams, seed: u64, deal: u64) -> String {
+    let mut command = CommandLine::new(&["calc", "log"]);
+    command.option("stacks", stacks);
+    command.option("seed", seed);
+    command.option("deal", deal);
+    planner_options(&mut command, params);
+    command.line()
+}
+
+fn planner_options(command: &mut CommandLine, params: &PlannerParams) {
+    let base = PlannerParams::default();
     command.option("plans", params.plans);
     command.option("lookahead", params.lookahead);
     command.option_unless("pair-limit", params.pair_limit, base.pair_limit);
     command.option_unless("lookahead-ratio", params.lookahead_ratio, base.lookahead_ratio);
     command.option_unless("lookahead-plans", params.lookahead_plans, base.lookahead_plans);
-    command.line()
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
@@ -188,7 +203,11 @@ mod tests {
             let line = play_command(stacks, &params);
             let Command::Play(args) = parse_game_command(&line, "calc") else { panic!("{line}: not play") };
             let exp = play(&args).unwrap();
-            assert_eq!((exp.stacks, exp.player), (stacks, params), "{line}");
+            assert_eq!((exp.stacks, exp.player), (stacks, params.clone()), "{line}");
+            let line = log_command(stacks, &params, 9, 41);
+            let Command::Log(args) = parse_game_command(&line, "calc") else { panic!("{line}: not log") };
+            let played = (args.stacks, args.seed, args.deal, args.player.params().unwrap());
+            assert_eq!(played, (stacks, 9, 41, params), "{line}");
         }
     }
 }
