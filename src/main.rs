@@ -1,7 +1,6 @@
 //! The `asobi` command line. With no subcommand it opens the desktop app; subcommands run
 //! the games' experiments, benchmarks and tools headless.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -129,7 +128,7 @@ fn print_completions(shell: clap_complete::Shell) -> anyhow::Result<()> {
     // Generated into memory first: clap_complete panics on a failed write (a closed pipe).
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "asobi", &mut script);
-    std::io::stdout().write_all(&script).context("writing the completion script")
+    runner::print_text(&String::from_utf8_lossy(&script))
 }
 
 fn open_app(args: WindowArgs) -> anyhow::Result<()> {

@@ -20,14 +20,13 @@ use super::panel::{
 };
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
-use crate::games::labyrinth::cli::{load_params, match_command};
-use crate::games::labyrinth::experiment::Match;
+use crate::games::labyrinth::cli::{load_params, match_command, trace_command};
+use crate::games::labyrinth::experiment::{Match, game_start};
 use crate::games::labyrinth::level::{Criterion, Params};
 use crate::games::labyrinth::rules::board::{cell, is_fixed, xy};
 use crate::games::labyrinth::rules::tile::{E, N, S, W};
 use crate::games::labyrinth::rules::{Board, Cell, GameState, Insertion, TREASURES, Tile, Turn};
-use crate::games::labyrinth::setup::new_game;
-use crate::lab::rng::{GameRng, sub_rng};
+use crate::lab::rng::GameRng;
 use crate::lab::runner::write_ron;
 use crate::lab::stats::wilson95;
 
@@ -132,6 +131,8 @@ impl Layout {
 #[derive(Resource)]
 struct LabyrinthGame {
     settings: Settings,
+    /// The seed of the game on the board (the panel's field may have moved on since).
+    dealt_seed: u64,
     state: GameState,
     rngs: Vec<GameRng>,
     job: AiJob<(Decision, GameRng)>,
@@ -152,9 +153,9 @@ struct LabyrinthGame {
 impl LabyrinthGame {
     fn new(settings: Settings) -> Self {
         let n = settings.players;
-        let state = new_game(n, None, &mut sub_rng(settings.seed, 0, 0));
-        let rngs = (0..n).map(|s| sub_rng(settings.seed, 0, 1 + s as u64)).collect();
+        let (state, rngs) = game_start(n, None, settings.seed, 0);
         let mut game = LabyrinthGame {
+            dealt_seed: settings.seed,
             settings,
             state,
             rngs,
@@ -431,19 +432,8 @@ fn advance_game(time: Res<Time>, mut game: ResMut<LabyrinthGame>) {
         if let Some((decision, rng)) = game.job.poll() {
             let seat = game.state.current;
             game.rngs[seat] = rng;
-            let t = decision.turn;
-            let budget = if decision.exhausted { ", budget ran out" } else { "" };
-            game.log(format!(
-                "player {} ({}): {} rot {} -> {:?} [{} nodes{budget}] {}",
-                seat + 1,
-                kind,
-                t.insertion,
-                t.rotation,
-                xy(t.dest),
-                decision.nodes,
-                decision.why
-            ));
-            game.play(t);
+            game.log(decision.describe(seat, kind));
+            game.play(decision.turn);
         }
         return;
     }
@@ -766,7 +756,7 @@ fn labyrinth_panel(
             params_file_ui(ui, game);
             params_ui(ui, &mut game.settings.params);
         });
-        command_line_ui(ui, &game.settings);
+        command_line_ui(ui, &game.settings, game.dealt_seed);
         ui.separator();
         ui.label(egui::RichText::new("log").strong());
         for line in &game.log {
@@ -854,9 +844,9 @@ fn params_file_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
     }
 }
 
-/// The tournament of the seats' bots with these constants, over many games; edited constants
-/// need a preset file first.
-fn command_line_ui(ui: &mut egui::Ui, s: &Settings) {
+/// The tournament of the seats' bots with these constants, over many games, and the game on
+/// the board played by them from its start; edited constants need a preset file first.
+fn command_line_ui(ui: &mut egui::Ui, s: &Settings, dealt_seed: u64) {
     let bots: Option<Vec<BotKind>> = s.seats[..s.players]
         .iter()
         .map(|seat| match seat {
@@ -877,6 +867,7 @@ fn command_line_ui(ui: &mut egui::Ui, s: &Settings) {
         }
     };
     command_lines_ui(ui, "many games from the command line", &[match_command(&bots, preset)]);
+    command_lines_ui(ui, "this game from its start, turn by turn", &[trace_command(&bots, preset, dealt_seed)]);
 }
 
 fn params_preset(params: &mut Params, request: PresetRequest, path: &str) -> anyhow::Result<&'static str> {

@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use super::ai::BotKind;
 use super::experiment::Match;
 use super::level::Params;
-use crate::lab::runner::{BatchOptions, CommandLine, at_least_one, run_cli};
+use crate::lab::runner::{BatchOptions, CommandLine, at_least_one, check_trace_index, print_text, run_cli};
 use crate::levels::{embedded, parse_ron, read_user_file};
 
 #[derive(Debug, clap::Subcommand)]
@@ -40,6 +40,10 @@ pub struct MatchArgs {
     /// left out keep the thesis's defaults.
     #[arg(long)]
     pub params: Option<String>,
+    /// Play only game INDEX of the seed and print each turn (the bot's insertion, rotation,
+    /// destination, search effort and reason; treasures found), then the game's record as JSON.
+    #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
+    pub trace: Option<u64>,
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -81,18 +85,63 @@ fn tournament(a: &MatchArgs) -> anyhow::Result<Match> {
 /// hold), each bot moving first equally often; the bot constants are the thesis's defaults
 /// unless `params` names a preset (a file or a bundled name).
 pub fn match_command(players: &[BotKind], params: Option<&str>) -> String {
+    let mut command = match_command_line(players);
+    command.flag("alternate-first", true);
+    preset_option(&mut command, params);
+    command.line()
+}
+
+/// `asobi labyrinth match --trace 0`: game 0 of `seed` between `players`, the first player
+/// drawn from the seed, printed turn by turn (the game a Labyrinth screen of bots plays).
+pub fn trace_command(players: &[BotKind], params: Option<&str>, seed: u64) -> String {
+    let mut command = match_command_line(players);
+    preset_option(&mut command, params);
+    command.option("games", 1);
+    command.option("seed", seed);
+    command.option("trace", 0);
+    command.line()
+}
+
+fn match_command_line(players: &[BotKind]) -> CommandLine {
     let mut command = CommandLine::new(&["labyrinth", "match"]);
     command.option("players", players.iter().map(|p| p.name()).collect::<Vec<_>>().join(","));
-    command.flag("alternate-first", true);
+    command
+}
+
+fn preset_option(command: &mut CommandLine, params: Option<&str>) {
     if let Some(preset) = params {
         command.option("params", preset);
     }
-    command.line()
+}
+
+/// `match --trace`: plays game `index` of the batch, printing each turn, then its record.
+fn trace_match(exp: &Match, index: u64, seed: u64) -> anyhow::Result<()> {
+    check_trace_index(index, exp.games)?;
+    let names: Vec<&str> = exp.players.iter().map(|p| p.name()).collect();
+    let mut text = format!("labyrinth game {index}, seed {seed}: {}\n", names.join(" vs "));
+    let record = exp.play_traced(seed, index, &mut |t| {
+        text += &format!("{}\n", t.decision.describe(t.seat, t.bot));
+        if t.found_treasure {
+            let left = t.state.players()[t.seat].cards_left();
+            text += &format!("player {} found a treasure ({left} left)\n", t.seat + 1);
+        }
+        if let Some(w) = t.state.winner {
+            text += &format!("player {} ({}) wins after {} plies\n", w + 1, exp.players[w], t.state.plies);
+        }
+    });
+    text += &format!("{}\n", serde_json::to_string(&record)?);
+    print_text(&text)
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
-        Command::Match(a) => drop(run_cli(&tournament(&a)?, &a.batch)?),
+        Command::Match(a) => {
+            let exp = tournament(&a)?;
+            match a.trace {
+                Some(index) => trace_match(&exp, index, a.batch.seed)?,
+                None => drop(run_cli(&exp, &a.batch)?),
+            }
+        }
         Command::Params(a) => {
             let params = load_params(a.params.as_deref())?;
             let pretty = ron::ser::PrettyConfig::default();
@@ -105,7 +154,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::runner::{parse_game_command, write_ron};
+    use crate::lab::runner::{Experiment, parse_game_command, write_ron};
 
     fn tournament_of(line: &str) -> Match {
         let Command::Match(args) = parse_game_command(line, "labyrinth") else { panic!("{line}: not match") };
@@ -124,5 +173,27 @@ mod tests {
         let preset = dir.path().join("preset.ron");
         write_ron(&preset, &params).unwrap();
         assert_eq!(tournament_of(&match_command(&seats, Some(preset.to_str().unwrap()))).params, params);
+    }
+
+    /// The line under "this game from its start": game 0 of the screen's seed, first player
+    /// drawn as the screen draws it, traced turn by turn as the batch plays it.
+    #[test]
+    fn the_panels_trace_command_plays_game_0_of_the_seed() {
+        let seats = [BotKind::Saboteur, BotKind::BigBrain, BotKind::Random];
+        let line = trace_command(&seats, None, 5);
+        let Command::Match(args) = parse_game_command(&line, "labyrinth") else { panic!("{line}: not match") };
+        assert_eq!((args.trace, args.games, args.batch.seed), (Some(0), 1, 5), "{line}");
+        let exp = tournament(&args).unwrap();
+        assert_eq!((exp.players.as_slice(), exp.alternate_first), (seats.as_slice(), false), "{line}");
+        let (mut turns, mut treasures) = (0, 0);
+        let traced = exp.play_traced(5, 0, &mut |t| {
+            turns += 1;
+            treasures += usize::from(t.found_treasure);
+        });
+        let played = exp.play(5, 0);
+        assert_eq!((traced.winner, traced.plies, &traced.nodes), (played.winner, played.plies, &played.nodes));
+        assert_eq!(turns, traced.turns.iter().sum::<u32>());
+        let found: usize = traced.cards_left.iter().map(|&c| 24 / seats.len() - c as usize).sum();
+        assert_eq!(treasures, found, "every treasure found is traced once");
     }
 }

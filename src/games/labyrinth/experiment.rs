@@ -8,10 +8,11 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::ai::BotKind;
+use super::ai::{BotKind, Decision};
 use super::level::Params;
+use super::rules::GameState;
 use super::setup::new_game;
-use crate::lab::rng::sub_rng;
+use crate::lab::rng::{GameRng, sub_rng};
 use crate::lab::runner::{Experiment, MergeFn, merge};
 use crate::lab::stats::{elo_diff, mean, wilson95};
 
@@ -45,7 +46,25 @@ pub struct GameRecord {
     pub exhausted: Vec<u32>,
 }
 
-/// Plays one game; the deal comes from stream 0 of (seed, index), seat s's bot from 1 + s.
+/// One turn of a traced game: the seat that moved, its bot's decision and the game after it.
+pub struct TracedTurn<'a> {
+    pub seat: usize,
+    pub bot: BotKind,
+    pub decision: &'a Decision,
+    pub state: &'a GameState,
+    /// The turn reached the seat's target treasure.
+    pub found_treasure: bool,
+}
+
+/// Game `index` of batch `seed` before its first turn, and each seat's random stream: the deal
+/// comes from stream 0 of (seed, index), seat s's bot from 1 + s. The Labyrinth screen starts
+/// its games here too (index 0, first player drawn), so `match --trace 0` replays them.
+pub fn game_start(players: usize, first: Option<usize>, seed: u64, index: u64) -> (GameState, Vec<GameRng>) {
+    let state = new_game(players, first, &mut sub_rng(seed, index, 0));
+    (state, (0..players).map(|s| sub_rng(seed, index, 1 + s as u64)).collect())
+}
+
+/// Plays one game from [`game_start`].
 pub fn play_game(
     players: &[BotKind],
     params: &Params,
@@ -54,11 +73,22 @@ pub fn play_game(
     seed: u64,
     index: u64,
 ) -> GameRecord {
+    play_game_traced(players, params, first, max_rounds, (seed, index), &mut |_| {})
+}
+
+/// [`play_game`], calling `trace` after every turn.
+fn play_game_traced(
+    players: &[BotKind],
+    params: &Params,
+    first: Option<usize>,
+    max_rounds: u32,
+    (seed, index): (u64, u64),
+    trace: &mut dyn FnMut(&TracedTurn),
+) -> GameRecord {
     let n = players.len();
-    let mut state = new_game(n, first, &mut sub_rng(seed, index, 0));
+    let (mut state, mut rngs) = game_start(n, first, seed, index);
     let first = state.current;
     let bots: Vec<_> = players.iter().map(|k| k.build(params)).collect();
-    let mut rngs: Vec<_> = (0..n).map(|s| sub_rng(seed, index, 1 + s as u64)).collect();
     let mut ms = vec![0.0; n];
     let mut turns = vec![0u32; n];
     let mut nodes = vec![0u64; n];
@@ -71,9 +101,12 @@ pub fn play_game(
         turns[seat] += 1;
         nodes[seat] += decision.nodes;
         exhausted[seat] += u32::from(decision.exhausted);
+        let cards_before = state.players()[seat].cards_left();
         if let Err(e) = state.apply(decision.turn) {
             unreachable!("bot {} chose an illegal turn: {e}", players[seat]);
         }
+        let found_treasure = state.players()[seat].cards_left() < cards_before;
+        trace(&TracedTurn { seat, bot: players[seat], decision: &decision, state: &state, found_treasure });
     }
     GameRecord {
         first: first as u8,
@@ -88,6 +121,14 @@ pub fn play_game(
     }
 }
 
+impl Match {
+    /// Game `index` of the batch, calling `trace` after every turn (`match --trace`).
+    pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedTurn)) -> GameRecord {
+        let first = self.alternate_first.then(|| (index % self.players.len() as u64) as usize);
+        play_game_traced(&self.players, &self.params, first, self.max_rounds, (seed, index), trace)
+    }
+}
+
 impl Experiment for Match {
     const NAME: &'static str = "labyrinth.match";
     type Record = GameRecord;
@@ -97,8 +138,7 @@ impl Experiment for Match {
     }
 
     fn play(&self, seed: u64, index: u64) -> GameRecord {
-        let first = self.alternate_first.then(|| (index % self.players.len() as u64) as usize);
-        play_game(&self.players, &self.params, first, self.max_rounds, seed, index)
+        self.play_traced(seed, index, &mut |_| {})
     }
 
     fn summarize(&self, records: &[GameRecord]) -> Map<String, Value> {

@@ -12,6 +12,7 @@ pub mod saboteur;
 use std::fmt;
 
 use super::level::Params;
+use super::rules::board::xy;
 use super::rules::{Observation, Turn};
 use crate::lab::rng::GameRng;
 
@@ -30,6 +31,15 @@ impl Decision {
     /// A decision made without a budgeted search.
     pub fn plain(turn: Turn, why: String, nodes: u64) -> Decision {
         Decision { turn, why, nodes, exhausted: false }
+    }
+
+    /// The turn as the screen's log and `labyrinth match --trace` print it, e.g.
+    /// "player 1 (asobi): E3 rot 0 -> (6, 4) [88 nodes] asobi: target now; ...".
+    pub fn describe(&self, seat: usize, bot: BotKind) -> String {
+        let t = self.turn;
+        let budget = if self.exhausted { ", budget ran out" } else { "" };
+        let (ins, rot, dest, nodes, why) = (t.insertion, t.rotation, xy(t.dest), self.nodes, &self.why);
+        format!("player {} ({bot}): {ins} rot {rot} -> {dest:?} [{nodes} nodes{budget}] {why}", seat + 1)
     }
 }
 
