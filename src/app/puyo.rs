@@ -9,7 +9,6 @@ use std::path::Path;
 use anyhow::Context;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use rand::SeedableRng;
 
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiments, run_for_lab};
@@ -23,8 +22,8 @@ use crate::games::puyo::ai::potential::PotentialParams;
 use crate::games::puyo::ai::template::{group_sources, load_group};
 use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Extension, Observation, Player, PuyoAi};
-use crate::games::puyo::cli::{endless_command, versus_command};
-use crate::games::puyo::experiment::{Build, Endless, VersusExp};
+use crate::games::puyo::cli::{endless_command, versus_command, versus_trace_command};
+use crate::games::puyo::experiment::{Build, Endless, VersusExp, versus_streams};
 use crate::games::puyo::level::TemplateFile;
 use crate::games::puyo::rules::{
     Bits, Field, GarbageRule, HEIGHT, Outcome, Pair, Placement, Puyo, Rotation, Versus, WIDTH,
@@ -35,8 +34,6 @@ use crate::lab::stats::HeadToHead;
 
 /// Side of one cell in world units (before the board's scale).
 const CELL: f32 = 40.0;
-/// Pairs generated per game; the sequence repeats after it.
-const SEQUENCE_LEN: usize = 1024;
 
 pub struct PuyoPlugin;
 
@@ -101,6 +98,8 @@ struct Settings {
 #[derive(Resource)]
 struct PuyoGame {
     settings: Settings,
+    /// The seed the game on the boards was dealt with (the panel's field may have moved on).
+    dealt_seed: u64,
     game: Versus,
     garbage_rng: GameRng,
     outcome: Option<Outcome>,
@@ -145,8 +144,8 @@ impl PuyoGame {
     fn new(mut settings: Settings) -> Self {
         // The AIs sample unseen pairs (and check their templates) over the game's colours.
         settings.params.compile.colors = settings.colors;
-        let mut rng = GameRng::seed_from_u64(settings.seed);
-        let pairs = crate::games::puyo::rules::pair_sequence(&mut rng, settings.colors, SEQUENCE_LEN);
+        // Game 0 of a `puyo versus --seed` batch, so a game between two AIs can be traced there.
+        let (pairs, rng) = versus_streams(settings.seed, 0, settings.colors);
         let mut game = Versus::new(pairs, settings.garbage);
         game.link_ticks = settings.link_ticks;
         if !settings.versus {
@@ -154,6 +153,7 @@ impl PuyoGame {
             game.sides[1].dead = true;
         }
         let mut screen = PuyoGame {
+            dealt_seed: settings.seed,
             settings,
             game,
             garbage_rng: rng,
@@ -831,15 +831,22 @@ fn command_line_ui(ui: &mut egui::Ui, game: &PuyoGame) {
         Seat::Ai(kind) => Some(kind),
         Seat::Human => None,
     };
-    let line = match (s.versus, ai(0), ai(1)) {
-        (false, Some(kind), _) => endless_command(kind, &s.params),
-        (true, Some(p1), Some(p2)) => versus_command([p1, p2], game.game.rule, game.game.link_ticks, &s.params),
+    let (rule, link_ticks) = (game.game.rule, game.game.link_ticks);
+    match (s.versus, ai(0), ai(1)) {
+        (false, Some(kind), _) => {
+            command_lines_ui(ui, "many games from the command line", &[endless_command(kind, &s.params)]);
+        }
+        (true, Some(p1), Some(p2)) => {
+            let many = versus_command([p1, p2], rule, link_ticks, &s.params);
+            command_lines_ui(ui, "many games from the command line", &[many]);
+            let this = versus_trace_command([p1, p2], rule, link_ticks, &s.params, game.dealt_seed);
+            command_lines_ui(ui, "this game from its start, move by move", &[this]);
+        }
         _ => {
             ui.small("an AI on every board: the command line that measures them over many games shows here");
             return;
         }
-    };
-    command_lines_ui(ui, "many games from the command line", &[line]);
+    }
     if !game.templates.edited.is_empty() {
         ui.small("(edited weights: save the group below and add --templates FOLDER)");
     }

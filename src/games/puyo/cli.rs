@@ -333,13 +333,33 @@ pub fn endless_command(ai: AiKind, params: &AiParams) -> String {
 /// `asobi puyo versus` between `players` playing by `params`, on the game's garbage rule and
 /// link time.
 pub fn versus_command(players: [AiKind; 2], garbage: GarbageRule, link_ticks: u32, params: &AiParams) -> String {
+    versus_command_line(players, garbage, link_ticks, params).line()
+}
+
+/// [`versus_command`] playing only game 0 of `seed`, printed move by move: the game two AIs
+/// play on the Puyo screen dealt with that seed.
+pub fn versus_trace_command(
+    players: [AiKind; 2],
+    garbage: GarbageRule,
+    link_ticks: u32,
+    params: &AiParams,
+    seed: u64,
+) -> String {
+    let mut command = versus_command_line(players, garbage, link_ticks, params);
+    command.option("games", 1);
+    command.option("seed", seed);
+    command.option("trace", 0);
+    command.line()
+}
+
+fn versus_command_line(players: [AiKind; 2], garbage: GarbageRule, link_ticks: u32, params: &AiParams) -> CommandLine {
     let mut command = CommandLine::new(&["puyo", "versus"]);
     command.option("p1", value_name(players[0]));
     command.option("p2", value_name(players[1]));
     command.option_unless("garbage", value_name(garbage), value_name(GarbageRule::default()));
     command.option_unless("link-ticks", link_ticks, 1);
     player_options(&mut command, params);
-    command.line()
+    command
 }
 
 /// The template and potential-maximization options that give the players `params`. (The
@@ -456,5 +476,15 @@ mod tests {
             (AiKind::Asobi, AiKind::Template, GarbageRule::Tsu, 3)
         );
         assert_eq!(exp.params, params, "{line}");
+    }
+
+    #[test]
+    fn the_panels_versus_trace_command_plays_game_0_of_the_seed() {
+        let params = tuned();
+        let line = versus_trace_command([AiKind::Potential, AiKind::Combined], GarbageRule::Paper, 2, &params, 9);
+        let Command::Versus(args) = parse(&line) else { panic!("{line}: not versus") };
+        assert_eq!((args.trace.trace, args.games, args.batch.seed), (Some(0), 1, 9), "{line}");
+        let exp = versus(&args).unwrap();
+        assert_eq!((exp.p1, exp.p2, exp.link_ticks, &exp.params), (AiKind::Potential, AiKind::Combined, 2, &params));
     }
 }

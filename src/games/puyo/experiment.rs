@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::ai::template_search::best_template;
 use super::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi, fires_chain};
 use super::rules::{Chain, Field, GarbageRule, Outcome, Pair, Placement, Versus, pair_sequence};
-use crate::lab::rng::sub_rng;
+use crate::lab::rng::{GameRng, sub_rng};
 use crate::lab::runner::{Experiment, MergeFn, merge};
 use crate::lab::stats::{HeadToHead, mean, mean_ci95, median};
 
@@ -24,6 +24,16 @@ const KNOWN: usize = 3;
 
 fn pairs_for(seed: u64, index: u64, colors: usize, len: usize) -> Vec<Pair> {
     pair_sequence(&mut sub_rng(seed, index, PAIRS), colors, len)
+}
+
+/// Pairs a versus game is played with (a sequence both sides share, repeating after it).
+pub const VERSUS_PAIRS: usize = 1024;
+
+/// Game `index` of a versus batch of `seed`: its pair sequence and the random stream that
+/// places garbage. The Puyo screen deals its games here too (index 0), so `versus --trace 0`
+/// replays a game between two AIs on it.
+pub fn versus_streams(seed: u64, index: u64, colors: usize) -> (Vec<Pair>, GameRng) {
+    (pairs_for(seed, index, colors, VERSUS_PAIRS), sub_rng(seed, index, GARBAGE))
 }
 
 fn player(kind: AiKind, params: &AiParams) -> Player {
@@ -450,9 +460,9 @@ impl Experiment for VersusExp {
 impl Traced for VersusExp {
     fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
         let ais = [player(self.p1, &self.params), player(self.p2, &self.params)];
-        let mut game = Versus::new(pairs_for(seed, index, self.colors, 1024), self.garbage);
+        let (pairs, mut rng) = versus_streams(seed, index, self.colors);
+        let mut game = Versus::new(pairs, self.garbage);
         game.link_ticks = self.link_ticks;
-        let mut rng = sub_rng(seed, index, GARBAGE);
         let start = Instant::now();
         let mut moves = 0;
         let mut first_attack = [None, None];
