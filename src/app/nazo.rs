@@ -18,7 +18,7 @@ use super::panel::{
 use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
-use crate::games::nazo::cli::generate_command;
+use crate::games::nazo::cli::{generate_command, puzzle_commands};
 use crate::games::nazo::experiment::{GenerateExperiment, numbered_puzzle};
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target};
 use crate::games::nazo::io::{ishikawa, parse_playable, pon2};
@@ -644,6 +644,7 @@ fn solver_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
         }
         game.solver.status_ui(ui);
     });
+    command_lines_ui(ui, "this puzzle from the command line", &puzzle_commands(&game.puzzle));
     let Some(solved) = &game.solved else { return };
     let count = solved.solutions.len();
     if count == 0 {

@@ -72,6 +72,11 @@ impl CommandLine {
         CommandLine(std::iter::once("asobi").chain(subcommand.iter().copied()).map(String::from).collect())
     }
 
+    /// A positional argument.
+    pub fn arg(&mut self, value: impl ToString) {
+        self.0.push(value.to_string());
+    }
+
     /// `--name value`.
     pub fn option(&mut self, name: &str, value: impl ToString) {
         self.0.extend([format!("--{name}"), value.to_string()]);
@@ -109,12 +114,17 @@ struct GameCommandLine<C: clap::Subcommand> {
     command: C,
 }
 
-/// Parses `asobi GAME ...` (words split at spaces) into that game's subcommand.
+/// Parses `asobi GAME ...` (words split at spaces, the quoting of [`CommandLine::line`] undone)
+/// into that game's subcommand.
 #[cfg(test)]
 pub fn parse_game_command<C: clap::Subcommand>(line: &str, game: &str) -> C {
     use clap::Parser;
     let rest = line.strip_prefix(&format!("asobi {game} ")).unwrap_or_else(|| panic!("{line}: not asobi {game}"));
-    let words = std::iter::once("asobi").chain(rest.split(' '));
+    let unquote = |word: &str| match word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+        Some(quoted) => quoted.replace(r"'\''", "'"),
+        None => word.to_string(),
+    };
+    let words = std::iter::once("asobi".to_string()).chain(rest.split(' ').map(unquote));
     GameCommandLine::<C>::try_parse_from(words).unwrap_or_else(|e| panic!("{line}: {e}")).command
 }
 

@@ -281,6 +281,16 @@ pub(crate) fn gen_params(a: &GenerateArgs) -> anyhow::Result<GenParams> {
     Ok(params)
 }
 
+/// `asobi nazo solve QUERY` and `asobi nazo metrics QUERY` for `puzzle` (the one on the Nazo
+/// Puyo screen), its pon2 query quoted for the shell.
+pub fn puzzle_commands(puzzle: &Puzzle) -> [String; 2] {
+    ["solve", "metrics"].map(|sub| {
+        let mut command = CommandLine::new(&["nazo", sub]);
+        command.arg(pon2::write(puzzle));
+        command.line()
+    })
+}
+
 /// `asobi nazo generate` making `count` puzzles of `seed` with `params` (what the Nazo Puyo
 /// screen's generator panel sets; its puzzle #k of the seed is this run's #k).
 pub fn generate_command(params: &GenParams, count: u64, seed: u64) -> String {
@@ -368,6 +378,17 @@ fn write_puzzles(path: &std::path::Path, indices: &[u64], records: &[GenerateRec
 mod tests {
     use super::*;
     use crate::lab::runner::parse_game_command;
+
+    #[test]
+    fn the_panels_puzzle_commands_read_its_puzzle() {
+        let puzzle =
+            parse_playable("field=0_o.....y.....y....oo....yy....gb..o.obbyy&steps=byby&goal=0_0_3_0_").unwrap();
+        let [solve, metrics] = puzzle_commands(&puzzle);
+        let Command::Solve(args) = parse_game_command(&solve, "nazo") else { panic!("{solve}: not solve") };
+        assert_eq!(read_puzzle(&args.puzzle).unwrap(), puzzle, "{solve}");
+        let Command::Metrics(args) = parse_game_command(&metrics, "nazo") else { panic!("{metrics}: not metrics") };
+        assert_eq!(read_puzzle(&args.puzzle).unwrap(), puzzle, "{metrics}");
+    }
 
     #[test]
     fn the_panels_generate_command_makes_its_puzzles() {
