@@ -22,13 +22,13 @@ use crate::games::shanghai::ai::risk::RiskJudge;
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, read_weights, weights_for};
 use crate::games::shanghai::cli::{EvalDeals, eval_command, trace_command};
-use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
+use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout, play_stream};
 use crate::games::shanghai::generator::{DealSource, deal};
 use crate::games::shanghai::io::instances::{Instance, InstanceFile};
 use crate::games::shanghai::layout::Layout;
 use crate::games::shanghai::level::{Weights, WeightsFile};
 use crate::games::shanghai::rules::{Face, Game, Kind, Move, UNKNOWN, faces};
-use crate::lab::rng::sub_rng;
+use crate::lab::rng::{GameRng, sub_rng};
 use crate::lab::runner::write_ron;
 use crate::lab::stats::wilson95;
 use crate::levels::read_user_file;
@@ -102,7 +102,10 @@ struct ShanghaiGame {
     bonus_faces: bool,
     selected: Option<usize>,
     hint: Option<Move>,
-    job: AiJob<Option<Decision>>,
+    /// The decision (a move or a hint) and, for a move, the AI's stream after it.
+    job: AiJob<(Option<Decision>, GameRng)>,
+    /// The stream the AI's moves draw from: `shanghai eval --trace`'s for this deal.
+    play_rng: GameRng,
     purpose: Purpose,
     /// Decisions made so far (seeds the player's randomness).
     decisions: u64,
@@ -136,6 +139,7 @@ impl ShanghaiGame {
             selected: None,
             hint: None,
             job: AiJob::default(),
+            play_rng: play_stream(seed, index),
             purpose: Purpose::Play,
             decisions: 0,
             removed: Vec::new(),
@@ -161,6 +165,7 @@ impl ShanghaiGame {
             let instance = &file.instances[position];
             self.game = Game::new(file.layout.clone(), instance.kinds.clone());
             self.dealt = (self.seed, position as u64);
+            self.play_rng = play_stream(self.seed, position as u64);
             self.log(format!(
                 "{} instance {} (#{} of the file; weak {:.2}, strong {:.2}): {} tiles",
                 file.path,
@@ -180,6 +185,7 @@ impl ShanghaiGame {
             Ok(game) => {
                 self.game = game;
                 self.dealt = (self.seed, self.index);
+                self.play_rng = play_stream(self.seed, self.index);
                 let (name, seed, index, tiles) = (&self.layout_name, self.seed, self.index, self.game.layout.len());
                 self.log(format!("{name} seed {seed} instance {index}: {tiles} tiles"));
             }
@@ -234,10 +240,14 @@ impl ShanghaiGame {
         self.job.clear_failure();
         let obs = self.game.observation();
         let player = VirtualPlayer { params: self.params };
-        let mut rng = sub_rng(self.seed, self.index, self.decisions + 1000 * self.game.history.len() as u64);
+        let mut rng = match purpose {
+            Purpose::Play => self.play_rng.clone(),
+            // Hints draw apart, so asking for one does not change the AI's own moves.
+            Purpose::Hint => sub_rng(self.seed, self.index, self.decisions + 1000 * self.game.history.len() as u64),
+        };
         self.decisions += 1;
         self.purpose = purpose;
-        self.job.start(move || player.decide(&obs, &mut rng));
+        self.job.start(move || (player.decide(&obs, &mut rng), rng));
     }
 }
 
@@ -583,7 +593,10 @@ fn keyboard_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<ShanghaiGame
 /// starts the next one when it is due.
 fn advance_ai(time: Res<Time>, mut game: ResMut<ShanghaiGame>) {
     let game = &mut *game;
-    if let Some(decision) = game.job.poll() {
+    if let Some((decision, rng)) = game.job.poll() {
+        if game.purpose == Purpose::Play {
+            game.play_rng = rng;
+        }
         match decision {
             None => game.log("no legal move".into()),
             Some(d) => {
@@ -856,23 +869,35 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
 /// The `shanghai eval` command that measures this player over many deals of the layout (or
 /// of the instance file); edited weights need a preset file first.
 fn command_line_ui(ui: &mut egui::Ui, game: &ShanghaiGame) {
+    match command_lines(game) {
+        Some([many, this]) => {
+            command_lines_ui(ui, "many deals from the command line", &[many]);
+            command_lines_ui(ui, "this deal, decision by decision", &[this]);
+        }
+        None => {
+            ui.small("edited weights: save them above, and the command that measures them over many deals shows here");
+        }
+    }
+}
+
+/// The `shanghai eval` lines for many deals and for the deal on the board (`--trace`); `None`
+/// while the weights are edited and not saved as a preset.
+fn command_lines(game: &ShanghaiGame) -> Option<[String; 2]> {
     let weights = game.params.weights;
     let weights_file = match &game.weights_file {
         _ if weights == weights_for(&game.game.layout.name) => None,
         Some((path, saved)) if *saved == weights => Some(path.as_str()),
-        _ => {
-            ui.small("edited weights: save them above, and the command that measures them over many deals shows here");
-            return;
-        }
+        _ => return None,
     };
     let deals = match &game.instance_file {
         Some(file) => EvalDeals::Instances(&file.path),
         None => EvalDeals::Layout(&game.layout_name),
     };
-    command_lines_ui(ui, "many deals from the command line", &[eval_command(deals, &game.params, weights_file)]);
     let (seed, index) = game.dealt;
-    let trace = trace_command(deals, &game.params, weights_file, seed, index);
-    command_lines_ui(ui, "this deal, decision by decision", &[trace]);
+    Some([
+        eval_command(deals, &game.params, weights_file),
+        trace_command(deals, &game.params, weights_file, seed, index),
+    ])
 }
 
 /// Loads the five weights from a preset (`shanghai tune --out`) or saves them as one for
@@ -986,6 +1011,32 @@ pub fn lab_entries() -> Vec<LabEntry> {
 mod tests {
     use super::*;
     use crate::games::shanghai::io::kmahjongg;
+
+    /// Watching, the screen's AI plays the moves its `--trace` line prints.
+    #[test]
+    fn the_ai_plays_the_moves_of_the_trace_line() {
+        use bevy::ecs::system::RunSystemOnce;
+
+        use crate::games::shanghai::cli::{Command, eval_experiment};
+        use crate::lab::runner::parse_game_command;
+        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let mut world = World::new();
+        world.insert_resource(Time::<()>::default());
+        let mut game = ShanghaiGame::new("mini_turtle", 3, 2, true);
+        game.params.n = 4;
+        world.insert_resource(game);
+        while world.resource::<ShanghaiGame>().game.history.len() < 10 {
+            world.resource_mut::<ShanghaiGame>().step_once = true;
+            world.run_system_once(advance_ai).expect("the system runs");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let game = world.resource::<ShanghaiGame>();
+        let [_, line] = command_lines(game).expect("the bundled weights");
+        let Command::Eval(args) = parse_game_command(&line, "shanghai") else { panic!("{line}: not eval") };
+        let mut traced = Vec::new();
+        eval_experiment(&args).unwrap().play_traced(3, 2, &mut |t| traced.push(t.decision.mv));
+        assert_eq!(game.game.history[..10], traced[..10], "{line}");
+    }
 
     fn open(game: &mut ShanghaiGame, path: &Path) -> bool {
         game.layout_path = path.display().to_string();

@@ -354,7 +354,7 @@ fn eval(a: EvalArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn eval_experiment(a: &EvalArgs) -> anyhow::Result<Eval> {
+pub(crate) fn eval_experiment(a: &EvalArgs) -> anyhow::Result<Eval> {
     let (layout, deals, instances) = match &a.instance {
         Some(path) => {
             let shown = path.display().to_string();
@@ -411,8 +411,9 @@ pub fn trace_command(
     let mut command = eval_command_line(deals, player, weights_file);
     if on_layout {
         command.option("instances", index + 1);
-        command.option("seed", seed);
     }
+    // The seed also picks the player's random stream, on a file's instances too.
+    command.option("seed", seed);
     command.option("plays", 1);
     command.option("trace", index);
     command.line()
@@ -594,7 +595,7 @@ mod tests {
         let on_screen = crate::games::shanghai::generator::deal(layout, DealSource::Generator, 7, 130).unwrap();
         assert_eq!(exp.deals.get(layout, 7, 130 / exp.plays), on_screen, "{line}");
         let from_file = trace_command(EvalDeals::Instances("set.ron"), &player, None, 7, 3);
-        assert!(from_file.ends_with("--instance set.ron --n 2 --depth 1 --plays 1 --trace 3"), "{from_file}");
+        assert!(from_file.ends_with("--instance set.ron --n 2 --depth 1 --seed 7 --plays 1 --trace 3"), "{from_file}");
     }
 
     fn player(args: &[&str]) -> PlayerParams {

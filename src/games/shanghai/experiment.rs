@@ -60,6 +60,12 @@ impl Deals {
     }
 }
 
+/// The random stream the player draws its samples from in game `index` of an eval batch of
+/// `seed`. The Shanghai screen's AI draws from it too, so `eval --trace` replays its moves.
+pub fn play_stream(seed: u64, index: u64) -> GameRng {
+    sub_rng(seed, index, PLAY_STREAM)
+}
+
 /// Milliseconds since `start`.
 fn ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1000.0
@@ -283,7 +289,7 @@ impl Eval {
         let start = Instant::now();
         let layout = self.layout.layout();
         let mut game = Game::new(layout.clone(), self.deals.get(layout, seed, index / self.plays));
-        let mut rng = sub_rng(seed, index, PLAY_STREAM);
+        let mut rng = play_stream(seed, index);
         let mut judge_rng = sub_rng(seed, index, LOCK_RISK_STREAM);
         let record = play_recorded(self, &mut game, &mut rng, &mut judge_rng, trace);
         EvalRecord { ms: ms(start), ..record }
