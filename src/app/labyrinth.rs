@@ -756,7 +756,7 @@ fn labyrinth_panel(
             params_file_ui(ui, game);
             params_ui(ui, &mut game.settings.params);
         });
-        command_line_ui(ui, &game.settings, game.dealt_seed);
+        command_line_ui(ui, game);
         ui.separator();
         ui.label(egui::RichText::new("log").strong());
         for line in &game.log {
@@ -846,7 +846,22 @@ fn params_file_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
 
 /// The tournament of the seats' bots with these constants, over many games, and the game on
 /// the board played by them from its start; edited constants need a preset file first.
-fn command_line_ui(ui: &mut egui::Ui, s: &Settings, dealt_seed: u64) {
+fn command_line_ui(ui: &mut egui::Ui, game: &LabyrinthGame) {
+    match command_lines(game) {
+        Ok([many, this]) => {
+            command_lines_ui(ui, "many games from the command line", &[many]);
+            command_lines_ui(ui, "this game from its start, turn by turn", &[this]);
+        }
+        Err(why) => {
+            ui.small(why);
+        }
+    }
+}
+
+/// The tournament line and the `--trace 0` line of the game on the board, or why they do not
+/// show (a person in a seat; edited constants not saved as a preset).
+fn command_lines(game: &LabyrinthGame) -> Result<[String; 2], &'static str> {
+    let s = &game.settings;
     let bots: Option<Vec<BotKind>> = s.seats[..s.players]
         .iter()
         .map(|seat| match seat {
@@ -854,20 +869,13 @@ fn command_line_ui(ui: &mut egui::Ui, s: &Settings, dealt_seed: u64) {
             Seat::Human => None,
         })
         .collect();
-    let Some(bots) = bots else {
-        ui.small("a bot in every seat: the tournament command that plays them over many games shows here");
-        return;
-    };
+    let bots = bots.ok_or("a bot in every seat: the tournament command that plays them over many games shows here")?;
     let preset = match &s.params_file {
         _ if s.params == Params::default() => None,
         Some((path, saved)) if *saved == s.params => Some(path.as_str()),
-        _ => {
-            ui.small("edited bot constants: save them above, and the tournament command shows here");
-            return;
-        }
+        _ => return Err("edited bot constants: save them above, and the tournament command shows here"),
     };
-    command_lines_ui(ui, "many games from the command line", &[match_command(&bots, preset)]);
-    command_lines_ui(ui, "this game from its start, turn by turn", &[trace_command(&bots, preset, dealt_seed)]);
+    Ok([match_command(&bots, preset), trace_command(&bots, preset, game.dealt_seed)])
 }
 
 fn params_preset(params: &mut Params, request: PresetRequest, path: &str) -> anyhow::Result<&'static str> {
@@ -975,6 +983,37 @@ fn win_rates(players: &[BotKind], records: &[crate::games::labyrinth::experiment
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With bots in every seat, the screen plays the turns its `--trace 0` line prints.
+    #[test]
+    fn the_bots_play_the_turns_of_the_trace_line() {
+        use bevy::ecs::system::RunSystemOnce;
+
+        use crate::games::labyrinth::cli::{Command, tournament};
+        use crate::lab::runner::parse_game_command;
+        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let seats = [BotKind::Saboteur, BotKind::BigBrain, BotKind::Random];
+        let mut settings = default_settings(true);
+        settings.players = seats.len();
+        settings.seats[..3].copy_from_slice(&seats.map(Seat::Bot));
+        settings.seed = 4;
+        let mut world = World::new();
+        world.insert_resource(Time::<()>::default());
+        world.insert_resource(LabyrinthGame::new(settings));
+        while world.resource::<LabyrinthGame>().state.plies < 12 && !world.resource::<LabyrinthGame>().state.is_over() {
+            world.resource_mut::<Time>().advance_by(std::time::Duration::from_secs(5));
+            world.run_system_once(advance_game).expect("the system runs");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let game = world.resource::<LabyrinthGame>();
+        let screen: Vec<&String> = game.log.iter().rev().filter(|line| line.contains(" rot ")).collect();
+        let [_, line] = command_lines(game).expect("bots in every seat");
+        let Command::Match(args) = parse_game_command(&line, "labyrinth") else { panic!("{line}: not match") };
+        let mut traced = Vec::new();
+        tournament(&args).unwrap().play_traced(4, 0, &mut |t| traced.push(t.decision.describe(t.seat, t.bot)));
+        assert!(screen.len() >= 12, "{} turns on screen", screen.len());
+        assert_eq!(screen, traced.iter().take(screen.len()).collect::<Vec<_>>(), "{line}");
+    }
 
     #[test]
     fn saved_bot_constants_load_back_and_a_bad_preset_changes_nothing() {

@@ -826,6 +826,22 @@ fn ai_params_ui(ui: &mut egui::Ui, p: &mut AiParams) {
 /// The batch experiment that plays the boards' AIs with these settings, to measure them over
 /// many games.
 fn command_line_ui(ui: &mut egui::Ui, game: &PuyoGame) {
+    let Some((many, this)) = command_lines(game) else {
+        ui.small("an AI on every board: the command line that measures them over many games shows here");
+        return;
+    };
+    command_lines_ui(ui, "many games from the command line", &[many]);
+    if let Some(this) = this {
+        command_lines_ui(ui, "this game from its start, move by move", &[this]);
+    }
+    if !game.templates.edited.is_empty() {
+        ui.small("(edited weights: save the group below and add --templates FOLDER)");
+    }
+}
+
+/// The batch line of the boards' AIs and, in versus between two AIs, the `--trace 0` line
+/// that replays the game on the boards; `None` while a person plays a board.
+fn command_lines(game: &PuyoGame) -> Option<(String, Option<String>)> {
     let s = &game.settings;
     let ai = |i: usize| match s.seats[i] {
         Seat::Ai(kind) => Some(kind),
@@ -833,22 +849,12 @@ fn command_line_ui(ui: &mut egui::Ui, game: &PuyoGame) {
     };
     let (rule, link_ticks) = (game.game.rule, game.game.link_ticks);
     match (s.versus, ai(0), ai(1)) {
-        (false, Some(kind), _) => {
-            command_lines_ui(ui, "many games from the command line", &[endless_command(kind, &s.params)]);
-        }
-        (true, Some(p1), Some(p2)) => {
-            let many = versus_command([p1, p2], rule, link_ticks, &s.params);
-            command_lines_ui(ui, "many games from the command line", &[many]);
-            let this = versus_trace_command([p1, p2], rule, link_ticks, &s.params, game.dealt_seed);
-            command_lines_ui(ui, "this game from its start, move by move", &[this]);
-        }
-        _ => {
-            ui.small("an AI on every board: the command line that measures them over many games shows here");
-            return;
-        }
-    }
-    if !game.templates.edited.is_empty() {
-        ui.small("(edited weights: save the group below and add --templates FOLDER)");
+        (false, Some(kind), _) => Some((endless_command(kind, &s.params), None)),
+        (true, Some(p1), Some(p2)) => Some((
+            versus_command([p1, p2], rule, link_ticks, &s.params),
+            Some(versus_trace_command([p1, p2], rule, link_ticks, &s.params, game.dealt_seed)),
+        )),
+        _ => None,
     }
 }
 
@@ -1049,6 +1055,57 @@ pub fn lab_entries() -> Vec<LabEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A versus between two AIs on the screen is the game its `--trace 0` line prints: the same
+    /// field after every move of each board, and the same outcome.
+    #[test]
+    fn a_versus_of_two_ais_is_the_game_of_the_trace_line() {
+        use std::collections::HashMap;
+
+        use bevy::ecs::system::RunSystemOnce;
+
+        use crate::games::puyo::cli::{Command, versus};
+        use crate::games::puyo::experiment::Traced;
+        use crate::lab::runner::parse_game_command;
+        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let mut settings = default_settings(true);
+        settings.seats = [Seat::Ai(AiKind::Potential), Seat::Ai(AiKind::Combined)];
+        settings.seed = 2;
+        let mut world = World::new();
+        world.insert_resource(Time::<()>::default());
+        world.insert_resource(PuyoGame::new(settings));
+        let (mut screen, mut moves) = (Vec::new(), [0, 0]);
+        while world.resource::<PuyoGame>().outcome.is_none() && screen.len() < 60 {
+            world.resource_mut::<Time>().advance_by(std::time::Duration::from_secs(1));
+            world.run_system_once(advance_game).expect("the system runs");
+            let game = world.resource::<PuyoGame>();
+            for (i, side) in game.game.sides.iter().enumerate() {
+                if side.moves != moves[i] {
+                    moves[i] = side.moves;
+                    screen.push(((i, side.moves), side.field));
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let game = world.resource::<PuyoGame>();
+        let Some((_, Some(line))) = command_lines(game) else { panic!("two AIs in versus have a trace line") };
+        let Command::Versus(args) = parse_game_command(&line, "puyo") else { panic!("{line}: not versus") };
+        let mut traced = HashMap::new();
+        let record = versus(&args).unwrap().play_traced(2, 0, &mut |m| {
+            traced.insert((m.side, m.number), *m.field);
+        });
+        let mut compared = 0;
+        for (key, field) in &screen {
+            if let Some(traced) = traced.get(key) {
+                assert_eq!(traced, field, "{line}: board and move {key:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 30, "{line}: {compared} moves compared");
+        if let Some(outcome) = game.outcome {
+            assert_eq!(outcome, record.outcome, "{line}");
+        }
+    }
 
     #[test]
     fn a_seat_changed_mid_game_is_played_by_its_new_player() {

@@ -67,7 +67,7 @@ pub fn load_params(spec: Option<&str>) -> anyhow::Result<Params> {
     Ok(parse_ron(&path.display().to_string(), &text)?)
 }
 
-fn tournament(a: &MatchArgs) -> anyhow::Result<Match> {
+pub(crate) fn tournament(a: &MatchArgs) -> anyhow::Result<Match> {
     if !(2..=4).contains(&a.players.len()) {
         let n = a.players.len();
         bail!("--players: {n} bot{} given, a game has 2-4 players", if n == 1 { "" } else { "s" });

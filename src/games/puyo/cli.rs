@@ -307,7 +307,7 @@ fn endless(a: &EndlessArgs) -> anyhow::Result<Endless> {
     })
 }
 
-fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
+pub(crate) fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
     let mut params = ai_params(&a.rules, &[a.p1, a.p2])?;
     a.potential.apply(&mut params);
     Ok(VersusExp {
