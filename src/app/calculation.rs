@@ -352,6 +352,13 @@ fn apply_decision(game: &mut CalcGame, decision: Decision) {
     game.end_message();
 }
 
+/// `calc play` with the planner's settings, and `calc log` of the deal on the table.
+fn command_lines(game: &CalcGame) -> [String; 2] {
+    let (stacks, params) = (game.settings.stacks, &game.settings.params);
+    let (seed, deal) = game.dealt;
+    [play_command(stacks, params), log_command(stacks, params, seed, deal)]
+}
+
 /// Every entity of the drawn board.
 #[derive(Component)]
 struct BoardPiece;
@@ -767,10 +774,9 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
         game.planner.params = game.settings.params.clone();
         game.estimates = None;
     }
-    let (stacks, params) = (game.settings.stacks, &game.settings.params);
-    command_lines_ui(ui, "many deals from the command line", &[play_command(stacks, params)]);
-    let (seed, deal) = game.dealt;
-    command_lines_ui(ui, "this deal's game log, as the paper prints one", &[log_command(stacks, params, seed, deal)]);
+    let [many, this] = command_lines(game);
+    command_lines_ui(ui, "many deals from the command line", &[many]);
+    command_lines_ui(ui, "this deal's game log, as the paper prints one", &[this]);
     ui.label(format!("plans kept: {}", game.planner.plan_count()));
     ui.label("AI decision:");
     game.job.status_ui(ui);
@@ -845,4 +851,45 @@ pub fn lab_entries() -> Vec<LabEntry> {
         ],
         run: run_rates,
     }]
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::ecs::system::RunSystemOnce;
+
+    use super::*;
+    use crate::games::calculation::cli::{Command, logged_game};
+    use crate::lab::runner::parse_game_command;
+
+    /// With the planner playing, the screen makes the moves its `calc log` line prints.
+    #[test]
+    fn the_planner_plays_the_moves_of_the_log_line() {
+        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let mut settings = default_settings(true);
+        (settings.stacks, settings.seed, settings.deal) = (3, 4, 7);
+        settings.params.plans = 30;
+        let mut world = World::new();
+        world.insert_resource(Time::<()>::default());
+        world.insert_resource(CalcGame::new(settings));
+        while world.resource::<CalcGame>().game.drawn_count() < 30 && !world.resource::<CalcGame>().finished() {
+            world.resource_mut::<Time>().advance_by(std::time::Duration::from_secs(1));
+            world.run_system_once(advance_game).expect("the system runs");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let game = world.resource::<CalcGame>();
+        // The screen keeps its last lines, "DRAW: WHY[ then MOVES]"; the log has a "# WHY" line a draw.
+        let decision = |line: &String| {
+            let (draw, rest) = line.split_once(": ")?;
+            Some((draw.parse::<usize>().ok()?, rest.split(" then ").next()?.to_string()))
+        };
+        let screen: Vec<(usize, String)> = game.log.iter().filter_map(decision).collect();
+        let [_, line] = command_lines(game);
+        let Command::Log(args) = parse_game_command(&line, "calc") else { panic!("{line}: not log") };
+        let (_, log) = logged_game(&args).unwrap();
+        let logged: Vec<&str> = log.text.lines().filter_map(|l| l.strip_prefix("# ")).collect();
+        assert!(screen.len() >= 10, "{} moves on screen", screen.len());
+        for (draw, why) in &screen {
+            assert_eq!(why, logged[*draw], "{line}: draw {draw}");
+        }
+    }
 }

@@ -7,7 +7,7 @@ use super::ai::{Planner, PlannerParams, play_deal};
 use super::experiment::{Oracle, Play};
 use super::log::GameLog;
 use super::oracle::{DEFAULT_BUDGET, DEFAULT_CONFLICTS, Limits};
-use super::rules::{Deal, MAX_STACKS};
+use super::rules::{Deal, Game, MAX_STACKS};
 use super::stack_game;
 use crate::lab::runner::{BatchOptions, CommandLine, OutputOptions, at_least_one, number_in, print_result, run_cli};
 
@@ -172,15 +172,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             run_cli(&Oracle { stacks: a.stacks, deals: a.deals, limits }, &a.batch)?;
         }
         Command::Log(a) => {
-            let params = a.player.params()?;
-            let stacks = player_stacks(a.stacks)?;
-            let header = format!(
-                "Calculation: seed {} deal {} stacks {stacks} plans {} lookahead {}",
-                a.seed, a.deal, params.plans, params.lookahead
-            );
-            let mut log = GameLog::new(&header);
-            let deal = Deal::from_seed(a.seed, a.deal);
-            let game = play_deal(&deal, stacks, &mut Planner::new(params), Some(&mut log))?;
+            let (game, log) = logged_game(&a)?;
             if a.output.json {
                 print_result(&json!({"won": game.is_won(), "log": log.text}), &a.output);
             } else {
@@ -189,6 +181,20 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `calc log`: the planner's game on the deal, and its log.
+pub(crate) fn logged_game(a: &LogArgs) -> anyhow::Result<(Game, GameLog)> {
+    let params = a.player.params()?;
+    let stacks = player_stacks(a.stacks)?;
+    let header = format!(
+        "Calculation: seed {} deal {} stacks {stacks} plans {} lookahead {}",
+        a.seed, a.deal, params.plans, params.lookahead
+    );
+    let mut log = GameLog::new(&header);
+    let deal = Deal::from_seed(a.seed, a.deal);
+    let game = play_deal(&deal, stacks, &mut Planner::new(params), Some(&mut log))?;
+    Ok((game, log))
 }
 
 #[cfg(test)]
