@@ -855,27 +855,18 @@ pub fn lab_entries() -> Vec<LabEntry> {
 
 #[cfg(test)]
 mod tests {
-    use bevy::ecs::system::RunSystemOnce;
-
     use super::*;
+    use crate::app::drive_screen;
     use crate::games::calculation::cli::{Command, logged_game};
     use crate::lab::runner::parse_game_command;
 
     /// With the planner playing, the screen makes the moves its `calc log` line prints.
     #[test]
     fn the_planner_plays_the_moves_of_the_log_line() {
-        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
         let mut settings = default_settings(true);
         (settings.stacks, settings.seed, settings.deal) = (3, 4, 7);
         settings.params.plans = 30;
-        let mut world = World::new();
-        world.insert_resource(Time::<()>::default());
-        world.insert_resource(CalcGame::new(settings));
-        while world.resource::<CalcGame>().game.drawn_count() < 30 && !world.resource::<CalcGame>().finished() {
-            world.resource_mut::<Time>().advance_by(std::time::Duration::from_secs(1));
-            world.run_system_once(advance_game).expect("the system runs");
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        let world = drive_screen(CalcGame::new(settings), advance_game, |g| g.game.drawn_count() >= 30 || g.finished());
         let game = world.resource::<CalcGame>();
         // The screen keeps its last lines, "DRAW: WHY[ then MOVES]"; the log has a "# WHY" line a draw.
         let decision = |line: &String| {

@@ -983,28 +983,20 @@ fn win_rates(players: &[BotKind], records: &[crate::games::labyrinth::experiment
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::drive_screen;
 
     /// With bots in every seat, the screen plays the turns its `--trace 0` line prints.
     #[test]
     fn the_bots_play_the_turns_of_the_trace_line() {
-        use bevy::ecs::system::RunSystemOnce;
-
         use crate::games::labyrinth::cli::{Command, tournament};
         use crate::lab::runner::parse_game_command;
-        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
         let seats = [BotKind::Saboteur, BotKind::BigBrain, BotKind::Random];
         let mut settings = default_settings(true);
         settings.players = seats.len();
         settings.seats[..3].copy_from_slice(&seats.map(Seat::Bot));
         settings.seed = 4;
-        let mut world = World::new();
-        world.insert_resource(Time::<()>::default());
-        world.insert_resource(LabyrinthGame::new(settings));
-        while world.resource::<LabyrinthGame>().state.plies < 12 && !world.resource::<LabyrinthGame>().state.is_over() {
-            world.resource_mut::<Time>().advance_by(std::time::Duration::from_secs(5));
-            world.run_system_once(advance_game).expect("the system runs");
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        let world =
+            drive_screen(LabyrinthGame::new(settings), advance_game, |g| g.state.plies >= 12 || g.state.is_over());
         let game = world.resource::<LabyrinthGame>();
         let screen: Vec<&String> = game.log.iter().rev().filter(|line| line.contains(" rot ")).collect();
         let [_, line] = command_lines(game).expect("bots in every seat");

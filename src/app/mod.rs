@@ -116,3 +116,29 @@ pub fn run(options: AppOptions) -> AppExit {
 fn spawn_camera(mut commands: Commands) {
     commands.spawn(Camera2d);
 }
+
+/// Tests: runs a screen's `system` on a world holding `screen`, with the clock one second on
+/// at every run (so animations and AI pacing never hold it up) and the AI jobs on the task
+/// pool, until `done` says so; `done` sees the screen after every run.
+#[cfg(test)]
+pub(crate) fn drive_screen<R: Resource, M>(
+    screen: R,
+    system: impl IntoSystem<(), (), M> + Copy,
+    mut done: impl FnMut(&R) -> bool,
+) -> World {
+    use bevy::ecs::system::RunSystemOnce;
+    use std::time::Duration;
+    bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+    let mut world = World::new();
+    world.insert_resource(Time::<()>::default());
+    world.insert_resource(screen);
+    for _ in 0..200_000 {
+        if done(world.resource::<R>()) {
+            return world;
+        }
+        world.resource_mut::<Time>().advance_by(Duration::from_secs(1));
+        world.run_system_once(system).expect("the screen's system runs");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("the screen did not get there");
+}

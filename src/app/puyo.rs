@@ -1055,6 +1055,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::drive_screen;
 
     /// A versus between two AIs on the screen is the game its `--trace 0` line prints: the same
     /// field after every move of each board, and the same outcome.
@@ -1062,31 +1063,23 @@ mod tests {
     fn a_versus_of_two_ais_is_the_game_of_the_trace_line() {
         use std::collections::HashMap;
 
-        use bevy::ecs::system::RunSystemOnce;
-
         use crate::games::puyo::cli::{Command, versus};
         use crate::games::puyo::experiment::Traced;
         use crate::lab::runner::parse_game_command;
-        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
         let mut settings = default_settings(true);
         settings.seats = [Seat::Ai(AiKind::Potential), Seat::Ai(AiKind::Combined)];
         settings.seed = 2;
-        let mut world = World::new();
-        world.insert_resource(Time::<()>::default());
-        world.insert_resource(PuyoGame::new(settings));
+        // Each board's field after each of its moves, as the screen plays them.
         let (mut screen, mut moves) = (Vec::new(), [0, 0]);
-        while world.resource::<PuyoGame>().outcome.is_none() && screen.len() < 60 {
-            world.resource_mut::<Time>().advance_by(std::time::Duration::from_secs(1));
-            world.run_system_once(advance_game).expect("the system runs");
-            let game = world.resource::<PuyoGame>();
+        let world = drive_screen(PuyoGame::new(settings), advance_game, |game| {
             for (i, side) in game.game.sides.iter().enumerate() {
                 if side.moves != moves[i] {
                     moves[i] = side.moves;
                     screen.push(((i, side.moves), side.field));
                 }
             }
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+            game.outcome.is_some() || screen.len() >= 60
+        });
         let game = world.resource::<PuyoGame>();
         let Some((_, Some(line))) = command_lines(game) else { panic!("two AIs in versus have a trace line") };
         let Command::Versus(args) = parse_game_command(&line, "puyo") else { panic!("{line}: not versus") };

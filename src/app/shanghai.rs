@@ -1010,26 +1010,17 @@ pub fn lab_entries() -> Vec<LabEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::drive_screen;
     use crate::games::shanghai::io::kmahjongg;
 
     /// Watching, the screen's AI plays the moves its `--trace` line prints.
     #[test]
     fn the_ai_plays_the_moves_of_the_trace_line() {
-        use bevy::ecs::system::RunSystemOnce;
-
         use crate::games::shanghai::cli::{Command, eval_experiment};
         use crate::lab::runner::parse_game_command;
-        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
-        let mut world = World::new();
-        world.insert_resource(Time::<()>::default());
         let mut game = ShanghaiGame::new("mini_turtle", 3, 2, true);
         game.params.n = 4;
-        world.insert_resource(game);
-        while world.resource::<ShanghaiGame>().game.history.len() < 10 {
-            world.resource_mut::<ShanghaiGame>().step_once = true;
-            world.run_system_once(advance_ai).expect("the system runs");
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        let world = drive_screen(game, advance_ai, |game| game.game.history.len() >= 10);
         let game = world.resource::<ShanghaiGame>();
         let [_, line] = command_lines(game).expect("the bundled weights");
         let Command::Eval(args) = parse_game_command(&line, "shanghai") else { panic!("{line}: not eval") };
