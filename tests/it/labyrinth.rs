@@ -183,3 +183,29 @@ fn presets_load_and_bad_ones_say_where() {
     assert!(load_params(Some("/no/such/file.ron")).is_err());
     assert!("nobody".parse::<BotKind>().unwrap_err().contains("big-brain"));
 }
+
+/// `match --trace` prints a header, a line per turn and the game's record, the batch's game;
+/// an index outside the batch or with `--json` is an error.
+#[test]
+fn a_traced_match_prints_each_turn_and_the_batch_record() {
+    let base =
+        ["labyrinth", "match", "--players", "saboteur,random", "--games", "3", "--seed", "6", "--max-rounds", "40"];
+    let traced = crate::cli::asobi(&[&base[..], &["--trace", "2"]].concat());
+    assert!(traced.status.success(), "{}", String::from_utf8_lossy(&traced.stderr));
+    let text = String::from_utf8(traced.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "labyrinth game 2, seed 6: saboteur vs random");
+    let turns = lines.iter().filter(|l| l.contains(" rot ") && l.contains(" nodes")).count();
+    let mut record: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    let batch = crate::cli::asobi(&[&base[..], &["--json", "--records", "--quiet"]].concat());
+    let batch: Value = serde_json::from_slice(&batch.stdout).unwrap();
+    let mut played = batch["records"][2][1].clone();
+    // Thinking times differ between runs.
+    record.as_object_mut().unwrap().remove("ms");
+    played.as_object_mut().unwrap().remove("ms");
+    assert_eq!(record, played);
+    assert_eq!(turns as u64, record["turns"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap()).sum::<u64>());
+    let outside = crate::cli::asobi(&[&base[..], &["--trace", "3"]].concat());
+    assert!(String::from_utf8_lossy(&outside.stderr).contains("--trace 3"));
+    assert_eq!(crate::cli::asobi(&[&base[..], &["--trace", "0", "--json"]].concat()).status.code(), Some(2));
+}
