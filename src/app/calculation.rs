@@ -13,8 +13,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiments};
 use super::panel::{
-    BoardArea, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel,
-    spawn_text,
+    BoardArea, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer,
+    side_panel, spawn_text,
 };
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
@@ -84,6 +84,8 @@ struct CalcGame {
     settings: Settings,
     /// The seed and deal on the table (the panel's fields may have moved on since).
     dealt: (u64, u64),
+    /// Whether the table still shows the game of the panel's `calc log` line.
+    replay: ReplayCheck,
     game: Game,
     /// The planner whose plans follow the game (also a person's moves).
     planner: Planner,
@@ -112,6 +114,7 @@ impl CalcGame {
         let planner = Planner::new(settings.params.clone());
         let mut g = CalcGame {
             dealt: (settings.seed, settings.deal),
+            replay: ReplayCheck::default(),
             settings,
             game,
             planner,
@@ -145,6 +148,7 @@ impl CalcGame {
     /// estimates of the position before it are dropped (also one still being computed).
     fn human_moved(&mut self, before: &Observation, action: Action) {
         self.planner.follow(before, action);
+        self.replay.leave(self.at(), "a person played it");
         self.job.cancel();
         self.est_job.cancel();
         self.estimates = None;
@@ -153,6 +157,11 @@ impl CalcGame {
         self.redraw = true;
         self.message = None;
         self.end_message();
+    }
+
+    /// The move just played, as the replay note names it.
+    fn at(&self) -> String {
+        format!("card {}", self.game.drawn_count())
     }
 
     fn end_message(&mut self) {
@@ -347,6 +356,8 @@ fn apply_decision(game: &mut CalcGame, decision: Decision) {
         format!(" then {}", m.join(" "))
     };
     game.log(format!("{idx}: {}{moves}", decision.why));
+    let [_, line] = command_lines(game);
+    game.replay.ai_moved(game.at(), line);
     game.animate = decision.target;
     game.redraw = true;
     game.end_message();
@@ -776,7 +787,7 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
     }
     let [many, this] = command_lines(game);
     command_lines_ui(ui, "many deals from the command line", &[many]);
-    command_lines_ui(ui, "this deal's game log, as the paper prints one", &[this]);
+    game.replay.ui(ui, "this deal's game log, as the paper prints one", &this);
     ui.label(format!("plans kept: {}", game.planner.plan_count()));
     ui.label("AI decision:");
     game.job.status_ui(ui);
@@ -875,6 +886,7 @@ mod tests {
         };
         let screen: Vec<(usize, String)> = game.log.iter().filter_map(decision).collect();
         let [_, line] = command_lines(game);
+        assert_eq!(game.replay.line(&line), (line.as_str(), None), "the panel's line is the one the moves followed");
         let Command::Log(args) = parse_game_command(&line, "calc") else { panic!("{line}: not log") };
         let (_, log) = logged_game(&args).unwrap();
         let logged: Vec<&str> = log.text.lines().filter_map(|l| l.strip_prefix("# ")).collect();

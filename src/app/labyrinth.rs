@@ -15,7 +15,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiments, run_for_lab};
 use super::panel::{
-    BoardArea, PresetRequest, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
+    BoardArea, PresetRequest, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
     panel_has_pointer, preset_row, side_panel,
 };
 use super::{BuiltScreens, DemoMode, Screen};
@@ -133,6 +133,8 @@ struct LabyrinthGame {
     settings: Settings,
     /// The seed of the game on the board (the panel's field may have moved on since).
     dealt_seed: u64,
+    /// Whether the board still shows the game of the panel's `--trace 0` line.
+    replay: ReplayCheck,
     state: GameState,
     rngs: Vec<GameRng>,
     job: AiJob<(Decision, GameRng)>,
@@ -156,6 +158,7 @@ impl LabyrinthGame {
         let (state, rngs) = game_start(n, None, settings.seed, 0);
         let mut game = LabyrinthGame {
             dealt_seed: settings.seed,
+            replay: ReplayCheck::default(),
             settings,
             state,
             rngs,
@@ -198,7 +201,7 @@ impl LabyrinthGame {
 
     /// Plays `turn` for the current player and starts its animation.
     fn play(&mut self, turn: Turn) {
-        let mover = self.state.current;
+        let (mover, seat) = (self.state.current, self.seat());
         let before = self.state.board.clone();
         let before_pos: Vec<Cell> = self.state.players().iter().map(|p| p.pos).collect();
         let cards_before = self.state.players()[mover].cards_left();
@@ -206,6 +209,7 @@ impl LabyrinthGame {
             self.log(format!("illegal turn for player {}: {e}", mover + 1));
             return;
         }
+        self.note_replay(seat);
         let path = walk(&self.state.board, turn.insertion.push(before_pos[mover]), turn.dest);
         self.anim = Some(Anim {
             before,
@@ -232,6 +236,18 @@ impl LabyrinthGame {
             ));
         }
         self.redraw = true;
+    }
+
+    /// The turn just played from `seat`: does the game still follow the panel's trace line?
+    fn note_replay(&mut self, seat: Seat) {
+        let at = format!("turn {}", self.state.plies);
+        let person_seated = self.settings.seats[..self.settings.players].contains(&Seat::Human);
+        match command_lines(self) {
+            _ if seat == Seat::Human => self.replay.leave(at, "a person played it"),
+            Ok([_, line]) => self.replay.ai_moved(at, line),
+            Err(_) if person_seated => self.replay.leave(at, "a person plays a seat"),
+            Err(_) => self.replay.leave(at, "played with edited bot constants"),
+        }
     }
 }
 
@@ -850,7 +866,7 @@ fn command_line_ui(ui: &mut egui::Ui, game: &LabyrinthGame) {
     match command_lines(game) {
         Ok([many, this]) => {
             command_lines_ui(ui, "many games from the command line", &[many]);
-            command_lines_ui(ui, "this game from its start, turn by turn", &[this]);
+            game.replay.ui(ui, "this game from its start, turn by turn", &this);
         }
         Err(why) => {
             ui.small(why);
@@ -1000,9 +1016,11 @@ mod tests {
         let game = world.resource::<LabyrinthGame>();
         let screen: Vec<&String> = game.log.iter().rev().filter(|line| line.contains(" rot ")).collect();
         let [_, line] = command_lines(game).expect("bots in every seat");
+        assert_eq!(game.replay.line(&line), (line.as_str(), None), "the panel's line is the one the moves followed");
         let Command::Match(args) = parse_game_command(&line, "labyrinth") else { panic!("{line}: not match") };
         let mut traced = Vec::new();
-        tournament(&args).unwrap().play_traced(4, 0, &mut |t| traced.push(t.decision.describe(t.seat, t.bot)));
+        let (seed, index) = (args.batch.seed, args.trace.expect("a trace line"));
+        tournament(&args).unwrap().play_traced(seed, index, &mut |t| traced.push(t.decision.describe(t.seat, t.bot)));
         assert!(screen.len() >= 12, "{} turns on screen", screen.len());
         assert_eq!(screen, traced.iter().take(screen.len()).collect::<Vec<_>>(), "{line}");
     }

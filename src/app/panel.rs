@@ -156,6 +156,24 @@ mod tests {
     struct Piece;
 
     #[test]
+    fn a_replay_line_is_the_first_moves_until_the_game_leaves_it() {
+        let mut check = ReplayCheck::default();
+        assert_eq!(check.line("now"), ("now", None), "before the first move: the panel's line");
+        check.ai_moved("move 1".into(), "first".into());
+        check.ai_moved("move 2".into(), "first".into());
+        assert_eq!(check.line("now"), ("first", None), "the line the moves followed");
+        check.ai_moved("move 3".into(), "second".into());
+        check.leave("move 4".into(), "a person played it");
+        check.ai_moved("move 5".into(), "third".into());
+        assert_eq!(check.line("now"), ("first", Some("move 3: played with other settings")), "where it first left");
+
+        let mut check = ReplayCheck::default();
+        check.leave("move 1".into(), "a person played it");
+        check.ai_moved("move 2".into(), "first".into());
+        assert_eq!(check.line("now"), ("now", Some("move 1: a person played it")));
+    }
+
+    #[test]
     fn leaving_a_screen_despawns_its_pieces_only() {
         let mut app = App::new();
         app.add_plugins(StatesPlugin).init_state::<Screen>();
@@ -188,6 +206,56 @@ pub fn command_lines_ui(ui: &mut egui::Ui, label: &str, lines: &[String]) {
     });
     for line in lines {
         ui.add(egui::Label::new(egui::RichText::new(line).monospace()).wrap());
+    }
+}
+
+/// Whether the game on a table is still the game its replay line (a `--trace` or `calc log`
+/// command) plays from its start. The line follows the panel's settings, which may change
+/// mid-game, so a screen notes each AI move with the line of that moment: the first move fixes
+/// it; a later AI move under another line, a person's move or an undo leaves it, and the panel
+/// says where.
+#[derive(Debug, Default)]
+pub struct ReplayCheck {
+    /// The line the game's moves have followed since its first move.
+    followed: Option<String>,
+    /// Where and why the game left that line.
+    left: Option<String>,
+}
+
+impl ReplayCheck {
+    /// An AI played the move named `at` (as the panel names moves) under the settings that
+    /// `line` replays.
+    pub fn ai_moved(&mut self, at: String, line: String) {
+        match &self.followed {
+            _ if self.left.is_some() => {}
+            None => self.followed = Some(line),
+            Some(followed) if *followed == line => {}
+            Some(_) => self.leave(at, "played with other settings"),
+        }
+    }
+
+    /// The move named `at` is not one the line plays: a person's, an undo, or an AI's under
+    /// settings no command line gives; `why` says which.
+    pub fn leave(&mut self, at: String, why: &str) {
+        if self.left.is_none() {
+            self.left = Some(format!("{at}: {why}"));
+        }
+    }
+
+    /// The line that replays the game on the table (the one its moves followed, `current`
+    /// before the first move) and where the game left it.
+    pub fn line<'a>(&'a self, current: &'a str) -> (&'a str, Option<&'a str>) {
+        (self.followed.as_deref().unwrap_or(current), self.left.as_deref())
+    }
+
+    /// The replay line under `label`, as [`command_lines_ui`] shows lines, and a note where the
+    /// game on the table left it.
+    pub fn ui(&self, ui: &mut egui::Ui, label: &str, current: &str) {
+        let (line, left) = self.line(current);
+        command_lines_ui(ui, label, &[line.to_string()]);
+        if let Some(left) = left {
+            ui.small(format!("the game on the table left this line by {left}"));
+        }
     }
 }
 

@@ -13,7 +13,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, register_lab_experiments, run_for_lab};
 use super::panel::{
-    BoardArea, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, path_row, side_panel, spawn_text,
+    BoardArea, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, path_row,
+    side_panel, spawn_text,
 };
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{BuiltScreens, DemoMode, Screen};
@@ -22,7 +23,7 @@ use crate::games::puyo::ai::potential::PotentialParams;
 use crate::games::puyo::ai::template::{group_sources, load_group};
 use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Extension, Observation, Player, PuyoAi};
-use crate::games::puyo::cli::{endless_command, versus_command, versus_trace_command};
+use crate::games::puyo::cli::{endless_command, endless_trace_command, versus_command, versus_trace_command};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp, versus_streams};
 use crate::games::puyo::level::TemplateFile;
 use crate::games::puyo::rules::{
@@ -100,6 +101,8 @@ struct PuyoGame {
     settings: Settings,
     /// The seed the game on the boards was dealt with (the panel's field may have moved on).
     dealt_seed: u64,
+    /// Whether the boards still play the game of the panel's `--trace 0` line.
+    replay: ReplayCheck,
     game: Versus,
     garbage_rng: GameRng,
     outcome: Option<Outcome>,
@@ -154,6 +157,7 @@ impl PuyoGame {
         }
         let mut screen = PuyoGame {
             dealt_seed: settings.seed,
+            replay: ReplayCheck::default(),
             settings,
             game,
             garbage_rng: rng,
@@ -455,16 +459,21 @@ fn request_ai_decision(game: &mut PuyoGame, i: usize) {
     let side = &game.game.sides[i];
     let field = side.field;
     let pairs: Vec<Pair> = (0..3).map(|k| game.game.pair(i, k)).collect();
+    if !game.settings.versus {
+        // As `puyo endless` observes its games, so that its `--trace 0` line replays this one.
+        game.jobs[i].start(move || player.decide(&Observation::alone(&field, &pairs)));
+        return;
+    }
     let pending = side.incoming();
     let garbage_falls_in = side.placements_before_garbage(game.game.tick);
-    let opponent = game.settings.versus.then(|| game.game.sides[1 - i].field);
+    let opponent = game.game.sides[1 - i].field;
     let garbage = game.game.rule;
     game.jobs[i].start(move || {
         player.decide(&Observation {
             field: &field,
             pairs: &pairs,
             pending,
-            opponent: opponent.as_ref(),
+            opponent: Some(&opponent),
             garbage,
             garbage_falls_in,
         })
@@ -488,6 +497,9 @@ fn play_move(game: &mut PuyoGame, i: usize, placement: Option<Placement>) {
     let pair = game.game.pair(i, 0);
     let before = game.game.sides[i].field;
     game.game.apply(i, placement);
+    if placement.is_some() {
+        note_replay(game, i);
+    }
     let Some((mut frames, chain)) = placement.and_then(|p| move_frames(&before, pair, p)) else { return };
     // The side is busy 1 tick + 1 per link; the settled board shows with the next pair.
     frames.truncate(1 + chain.links as usize);
@@ -496,6 +508,22 @@ fn play_move(game: &mut PuyoGame, i: usize, placement: Option<Placement>) {
         game.score[i] += chain.score as u64;
         let line = format!("board {}: {}-chain, attack {}", i + 1, chain.links, chain.attack());
         game.log(line);
+    }
+}
+
+/// Side `i` has moved: does the game still follow the panel's trace line?
+fn note_replay(game: &mut PuyoGame, i: usize) {
+    let (versus, moves) = (game.settings.versus, game.game.sides[i].moves);
+    let at = match versus {
+        true => format!("board {} move {moves}", i + 1),
+        false => format!("move {moves}"),
+    };
+    let line = command_lines(game).map(|(_, line)| line);
+    match line {
+        _ if game.players[i].is_none() => game.replay.leave(at, "a person played it"),
+        _ if !game.templates.edited.is_empty() => game.replay.leave(at, "played with edited template weights"),
+        Some(line) => game.replay.ai_moved(at, line),
+        None => game.replay.leave(at, "a person plays the other board"),
     }
 }
 
@@ -831,17 +859,19 @@ fn command_line_ui(ui: &mut egui::Ui, game: &PuyoGame) {
         return;
     };
     command_lines_ui(ui, "many games from the command line", &[many]);
-    if let Some(this) = this {
-        command_lines_ui(ui, "this game from its start, move by move", &[this]);
-    }
+    let this_game = match game.settings.versus {
+        true => "this game from its start, move by move",
+        false => "this game up to its first chain, move by move",
+    };
+    game.replay.ui(ui, this_game, &this);
     if !game.templates.edited.is_empty() {
         ui.small("(edited weights: save the group below and add --templates FOLDER)");
     }
 }
 
-/// The batch line of the boards' AIs and, in versus between two AIs, the `--trace 0` line
-/// that replays the game on the boards; `None` while a person plays a board.
-fn command_lines(game: &PuyoGame) -> Option<(String, Option<String>)> {
+/// The batch line of the boards' AIs and the `--trace 0` line that replays the game on the
+/// boards (an endless game up to its first chain); `None` while a person plays a board.
+fn command_lines(game: &PuyoGame) -> Option<(String, String)> {
     let s = &game.settings;
     let ai = |i: usize| match s.seats[i] {
         Seat::Ai(kind) => Some(kind),
@@ -849,10 +879,12 @@ fn command_lines(game: &PuyoGame) -> Option<(String, Option<String>)> {
     };
     let (rule, link_ticks) = (game.game.rule, game.game.link_ticks);
     match (s.versus, ai(0), ai(1)) {
-        (false, Some(kind), _) => Some((endless_command(kind, &s.params), None)),
+        (false, Some(kind), _) => {
+            Some((endless_command(kind, &s.params), endless_trace_command(kind, &s.params, game.dealt_seed)))
+        }
         (true, Some(p1), Some(p2)) => Some((
             versus_command([p1, p2], rule, link_ticks, &s.params),
-            Some(versus_trace_command([p1, p2], rule, link_ticks, &s.params, game.dealt_seed)),
+            versus_trace_command([p1, p2], rule, link_ticks, &s.params, game.dealt_seed),
         )),
         _ => None,
     }
@@ -1081,10 +1113,12 @@ mod tests {
             game.outcome.is_some() || screen.len() >= 60
         });
         let game = world.resource::<PuyoGame>();
-        let Some((_, Some(line))) = command_lines(game) else { panic!("two AIs in versus have a trace line") };
+        let Some((_, line)) = command_lines(game) else { panic!("two AIs in versus have a trace line") };
+        assert_eq!(game.replay.line(&line), (line.as_str(), None), "the panel's line is the one the moves followed");
         let Command::Versus(args) = parse_game_command(&line, "puyo") else { panic!("{line}: not versus") };
         let mut traced = HashMap::new();
-        let record = versus(&args).unwrap().play_traced(2, 0, &mut |m| {
+        let (seed, index) = (args.batch.seed, args.trace.trace.expect("a trace line"));
+        let record = versus(&args).unwrap().play_traced(seed, index, &mut |m| {
             traced.insert((m.side, m.number), *m.field);
         });
         let mut compared = 0;
@@ -1098,6 +1132,55 @@ mod tests {
         if let Some(outcome) = game.outcome {
             assert_eq!(outcome, record.outcome, "{line}");
         }
+    }
+
+    /// An AI's endless game on the screen is the game its `--trace 0` line prints, move for
+    /// move up to the chain that ends the experiment's game.
+    #[test]
+    fn an_endless_ais_game_is_the_game_of_the_trace_line_to_its_first_chain() {
+        use crate::games::puyo::cli::{Command, endless};
+        use crate::games::puyo::experiment::Traced;
+        use crate::lab::runner::parse_game_command;
+        let mut settings = default_settings(false);
+        settings.seats[0] = Seat::Ai(AiKind::Potential);
+        settings.seed = 3;
+        let game = PuyoGame::new(settings);
+        let Some((_, line)) = command_lines(&game) else { panic!("an AI's endless game has a trace line") };
+        let Command::Endless(args) = parse_game_command(&line, "puyo") else { panic!("{line}: not endless") };
+        let mut traced = Vec::new();
+        let (seed, index) = (args.batch.seed, args.trace.trace.expect("a trace line"));
+        let record = endless(&args).unwrap().play_traced(seed, index, &mut |m| traced.push(*m.field));
+        assert!(record.fire_move > 0 && record.chain >= 2, "{line}: the traced game fires a chain: {record:?}");
+
+        let mut screen = Vec::new();
+        let world = drive_screen(game, advance_game, |game| {
+            let side = &game.game.sides[0];
+            if side.moves as usize > screen.len() {
+                screen.push(side.field);
+            }
+            screen.len() == traced.len() || side.dead
+        });
+        assert_eq!(screen, traced, "{line}: board 1 after each move");
+        let game = world.resource::<PuyoGame>();
+        assert_eq!(game.replay.line(&line), (line.as_str(), None), "the panel's line is the one the moves followed");
+    }
+
+    /// Settings changed mid-game: the panel keeps the line the first moves followed and says
+    /// which move left it.
+    #[test]
+    fn a_setting_changed_mid_game_leaves_the_trace_line_at_the_next_move() {
+        let mut settings = default_settings(false);
+        settings.seats[0] = Seat::Ai(AiKind::Potential);
+        let mut world = drive_screen(PuyoGame::new(settings), advance_game, |game| game.game.sides[0].moves >= 4);
+        let mut game = world.remove_resource::<PuyoGame>().unwrap();
+        let (_, first) = command_lines(&game).unwrap();
+        game.settings.params.potential.fire_empty += 1;
+        game.rebuild_players();
+        let (_, now) = command_lines(&game).unwrap();
+        assert_eq!(game.replay.line(&now), (first.as_str(), None), "no move has been played with the change yet");
+        let world = drive_screen(game, advance_game, |game| game.game.sides[0].moves >= 6);
+        let game = world.resource::<PuyoGame>();
+        assert_eq!(game.replay.line(&now), (first.as_str(), Some("move 5: played with other settings")));
     }
 
     #[test]

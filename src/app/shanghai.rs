@@ -14,7 +14,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::ai_task::AiJob;
 use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiments, run_for_lab};
 use super::panel::{
-    BoardArea, PresetRequest, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
+    BoardArea, PresetRequest, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
     panel_has_pointer, path_row, preset_row, side_panel,
 };
 use super::{BuiltScreens, DemoMode, Screen};
@@ -87,6 +87,8 @@ struct ShanghaiGame {
     /// The seed and index (for a file, the position) of the deal on the board: the fields
     /// above may have moved on since.
     dealt: (u64, u64),
+    /// Whether the board still shows the game of the panel's `--trace` line.
+    replay: ReplayCheck,
     game: Game,
     params: PlayerParams,
     /// The virtual player plays (watch mode).
@@ -127,6 +129,7 @@ impl ShanghaiGame {
             seed,
             index,
             dealt: (seed, index),
+            replay: ReplayCheck::default(),
             game: Game::new(Arc::new(placeholder()), vec![0, 0]),
             params: PlayerParams { weights: weights_for(layout_name), ..PlayerParams::default() },
             watch,
@@ -158,6 +161,7 @@ impl ShanghaiGame {
         self.selected = None;
         self.hint = None;
         self.decisions = 0;
+        self.replay = ReplayCheck::default();
         self.removed.clear();
         self.redraw = true;
         if let Some(file) = self.instance_file.clone() {
@@ -206,11 +210,17 @@ impl ShanghaiGame {
         format!("{} + {} ({}, {})", name(m.a), name(m.b), m.a, m.b)
     }
 
-    /// Plays `m` (known legal) and queues its tiles to fade.
-    fn play(&mut self, m: Move) {
+    /// Plays `m` (known legal), the AI's move or a person's, and queues its tiles to fade.
+    fn play(&mut self, m: Move, by_ai: bool) {
         if let Err(e) = self.game.play(m) {
             self.error = Some(e);
             return;
+        }
+        let at = format!("move {}", self.game.history.len());
+        match command_lines(self) {
+            _ if !by_ai => self.replay.leave(at, "a person played it"),
+            Some([_, line]) => self.replay.ai_moved(at, line),
+            None => self.replay.leave(at, "played with edited weights"),
         }
         self.removed.push(m);
         self.selected = None;
@@ -226,6 +236,7 @@ impl ShanghaiGame {
     fn undo(&mut self) {
         self.job.cancel();
         if self.game.undo() {
+            self.replay.leave(format!("move {}", self.game.history.len() + 1), "it was undone");
             self.selected = None;
             self.hint = None;
             self.redraw = true;
@@ -560,7 +571,7 @@ fn mouse_input(
             let m = Move::new(s, tile);
             let line = format!("you: {}", game.pair_name(m));
             game.log(line);
-            game.play(m);
+            game.play(m, false);
         }
         _ => game.selected = Some(tile),
     }
@@ -614,7 +625,7 @@ fn advance_ai(time: Res<Time>, mut game: ResMut<ShanghaiGame>) {
                     game.hint = Some(d.mv);
                     game.redraw = true;
                 } else if game.game.is_legal(d.mv) {
-                    game.play(d.mv);
+                    game.play(d.mv, true);
                     game.wait = 1.0 / game.speed.max(0.1);
                 }
             }
@@ -872,7 +883,7 @@ fn command_line_ui(ui: &mut egui::Ui, game: &ShanghaiGame) {
     match command_lines(game) {
         Some([many, this]) => {
             command_lines_ui(ui, "many deals from the command line", &[many]);
-            command_lines_ui(ui, "this deal, decision by decision", &[this]);
+            game.replay.ui(ui, "this deal, decision by decision", &this);
         }
         None => {
             ui.small("edited weights: save them above, and the command that measures them over many deals shows here");
@@ -1023,10 +1034,24 @@ mod tests {
         let world = drive_screen(game, advance_ai, |game| game.game.history.len() >= 10);
         let game = world.resource::<ShanghaiGame>();
         let [_, line] = command_lines(game).expect("the bundled weights");
+        assert_eq!(game.replay.line(&line), (line.as_str(), None), "the panel's line is the one the moves followed");
         let Command::Eval(args) = parse_game_command(&line, "shanghai") else { panic!("{line}: not eval") };
         let mut traced = Vec::new();
-        eval_experiment(&args).unwrap().play_traced(3, 2, &mut |t| traced.push(t.decision.mv));
+        let (seed, index) = (args.batch.seed, args.trace.expect("a trace line"));
+        eval_experiment(&args).unwrap().play_traced(seed, index, &mut |t| traced.push(t.decision.mv));
         assert_eq!(game.game.history[..10], traced[..10], "{line}");
+    }
+
+    #[test]
+    fn an_undo_leaves_the_trace_line_and_a_new_deal_starts_a_new_one() {
+        let mut world =
+            drive_screen(ShanghaiGame::new("mini_turtle", 3, 2, true), advance_ai, |g| g.game.history.len() >= 3);
+        let mut game = world.remove_resource::<ShanghaiGame>().unwrap();
+        let [_, line] = command_lines(&game).unwrap();
+        game.undo();
+        assert_eq!(game.replay.line(&line), (line.as_str(), Some("move 3: it was undone")));
+        game.new_deal();
+        assert_eq!(game.replay.line(&line), (line.as_str(), None), "the new deal follows the line from its start");
     }
 
     fn open(game: &mut ShanghaiGame, path: &Path) -> bool {

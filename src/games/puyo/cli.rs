@@ -291,7 +291,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn endless(a: &EndlessArgs) -> anyhow::Result<Endless> {
+pub(crate) fn endless(a: &EndlessArgs) -> anyhow::Result<Endless> {
     if a.hindsight && a.ai == AiKind::Asobi {
         anyhow::bail!("--hindsight bounds potential maximization's firing; asobi's player fires at a goal length");
     }
@@ -324,10 +324,30 @@ pub(crate) fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
 
 /// `asobi puyo endless` with `ai` playing by `params` (what the Puyo screen's panel sets).
 pub fn endless_command(ai: AiKind, params: &AiParams) -> String {
+    endless_command_line(ai, params).line()
+}
+
+/// [`endless_command`] playing only game 0 of `seed`, printed move by move: the endless game
+/// the Puyo screen dealt with that seed, up to its first chain (where the experiment's game
+/// ends).
+pub fn endless_trace_command(ai: AiKind, params: &AiParams, seed: u64) -> String {
+    let mut command = endless_command_line(ai, params);
+    traced_game_0(&mut command, seed);
+    command.line()
+}
+
+fn endless_command_line(ai: AiKind, params: &AiParams) -> CommandLine {
     let mut command = CommandLine::new(&["puyo", "endless"]);
     command.option("ai", value_name(ai));
     player_options(&mut command, params);
-    command.line()
+    command
+}
+
+/// The options that play only game 0 of `seed`, printed move by move.
+fn traced_game_0(command: &mut CommandLine, seed: u64) {
+    command.option("games", 1);
+    command.option("seed", seed);
+    command.option("trace", 0);
 }
 
 /// `asobi puyo versus` between `players` playing by `params`, on the game's garbage rule and
@@ -346,9 +366,7 @@ pub fn versus_trace_command(
     seed: u64,
 ) -> String {
     let mut command = versus_command_line(players, garbage, link_ticks, params);
-    command.option("games", 1);
-    command.option("seed", seed);
-    command.option("trace", 0);
+    traced_game_0(&mut command, seed);
     command.line()
 }
 
@@ -463,6 +481,16 @@ mod tests {
             assert_eq!((exp.ai, &exp.params, exp.colors), (AiKind::Combined, &params, params.compile.colors), "{line}");
         }
         assert_eq!(endless_command(AiKind::Potential, &AiParams::default()), "asobi puyo endless --ai potential");
+    }
+
+    #[test]
+    fn the_panels_endless_trace_command_plays_game_0_of_the_seed() {
+        let params = tuned();
+        let line = endless_trace_command(AiKind::Asobi, &params, 9);
+        let Command::Endless(args) = parse(&line) else { panic!("{line}: not endless") };
+        assert_eq!((args.trace.trace, args.games, args.batch.seed), (Some(0), 1, 9), "{line}");
+        let exp = endless(&args).unwrap();
+        assert_eq!((exp.ai, &exp.params, exp.hindsight), (AiKind::Asobi, &params, false), "{line}");
     }
 
     #[test]

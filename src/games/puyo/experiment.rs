@@ -31,7 +31,8 @@ pub const VERSUS_PAIRS: usize = 1024;
 
 /// Game `index` of a versus batch of `seed`: its pair sequence and the random stream that
 /// places garbage. The Puyo screen deals its games here too (index 0), so `versus --trace 0`
-/// replays a game between two AIs on it.
+/// replays a game between two AIs on it, and `endless --trace 0` an AI's endless game up to
+/// its first chain (the pairs are the same: a sequence's start does not depend on its length).
 pub fn versus_streams(seed: u64, index: u64, colors: usize) -> (Vec<Pair>, GameRng) {
     (pairs_for(seed, index, colors, VERSUS_PAIRS), sub_rng(seed, index, GARBAGE))
 }
