@@ -784,6 +784,9 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
     if game.planner.params != game.settings.params {
         game.planner.params = game.settings.params.clone();
         game.estimates = None;
+        // The next move is decided with the new settings, not shown from the old ones.
+        game.job.cancel();
+        game.pending = None;
     }
     let [many, this] = command_lines(game);
     command_lines_ui(ui, "many deals from the command line", &[many]);

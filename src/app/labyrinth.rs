@@ -768,10 +768,15 @@ fn labyrinth_panel(
             game.job.clear_failure();
         }
         ui.separator();
+        let params_before = game.settings.params.clone();
         egui::CollapsingHeader::new("bot parameters (live)").show(ui, |ui| {
             params_file_ui(ui, game);
             params_ui(ui, &mut game.settings.params);
         });
+        if game.settings.params != params_before {
+            // The bot's turn being decided is decided again with the new constants.
+            game.job.cancel();
+        }
         command_line_ui(ui, game);
         ui.separator();
         ui.label(egui::RichText::new("log").strong());

@@ -254,7 +254,7 @@ impl ReplayCheck {
         let (line, left) = self.line(current);
         command_lines_ui(ui, label, &[line.to_string()]);
         if let Some(left) = left {
-            ui.small(format!("the game on the table left this line by {left}"));
+            ui.small(format!("the game on the table left this line at {left}"));
         }
     }
 }

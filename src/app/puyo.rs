@@ -186,8 +186,8 @@ impl PuyoGame {
         if self.settings.versus { 2 } else { 1 }
     }
 
-    /// Makes the AI players from the settings and the edited templates; the next decision
-    /// uses them.
+    /// Makes the AI players from the settings and the edited templates, and drops the AI
+    /// decisions held for the next tick or still being made: the next move is theirs.
     fn rebuild_players(&mut self) {
         self.error = None;
         for i in 0..2 {
@@ -201,6 +201,10 @@ impl PuyoGame {
                     }
                 },
             };
+            if self.players[i].is_some() {
+                self.jobs[i].cancel();
+                self.chosen[i] = None;
+            }
         }
     }
 
@@ -1176,6 +1180,7 @@ mod tests {
         let (_, first) = command_lines(&game).unwrap();
         game.settings.params.potential.fire_empty += 1;
         game.rebuild_players();
+        assert!(game.chosen[0].is_none() && !game.jobs[0].is_thinking(), "the next move is decided anew");
         let (_, now) = command_lines(&game).unwrap();
         assert_eq!(game.replay.line(&now), (first.as_str(), None), "no move has been played with the change yet");
         let world = drive_screen(game, advance_game, |game| game.game.sides[0].moves >= 6);

@@ -654,6 +654,7 @@ fn shanghai_panel(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &mut *game;
+    let params_before = game.params;
     side_panel(ctx, Screen::Shanghai, &mut next, |ui| {
         new_game_ui(ui, game);
         ui.separator();
@@ -666,6 +667,10 @@ fn shanghai_panel(
             ui.small(line);
         }
     });
+    if game.params != params_before && game.purpose == Purpose::Play {
+        // The AI's next move is decided with the new settings.
+        game.job.cancel();
+    }
     Ok(())
 }
 
