@@ -225,6 +225,12 @@ fn human_input(
     let (cam, cam_transform) = *camera;
     let Ok(world) = cam.viewport_to_world_2d(cam_transform, pos) else { return };
     let Some(spot) = game.hits.iter().find(|(r, _)| r.contains(world)).map(|(_, s)| *s) else { return };
+    click(&mut game, spot, right);
+}
+
+/// A person's click on `spot` (`right`: the right button): a move, or a pick-up or drop of a
+/// stack's top.
+fn click(game: &mut CalcGame, spot: Spot, right: bool) {
     let drawn = game.game.current();
     let before = game.game.observe();
     match (spot, game.selection, right || drawn.is_none()) {

@@ -28,17 +28,20 @@ pub enum LabPlot {
     Histogram { title: String, values: Vec<f64> },
     /// Rates with 95% intervals, one bar each (win rates, success rates).
     Rates { title: String, bars: Vec<(String, f64, [f64; 2])> },
-    /// Points in the unit square (e.g. weak vs strong solve rates); `marked` points are drawn
-    /// apart, and with `opener` a click on a point opens it in its game.
-    Scatter {
-        title: String,
-        x_label: String,
-        y_label: String,
-        points: Vec<[f64; 2]>,
-        marked: Vec<bool>,
-        marked_label: String,
-        opener: Option<PointOpener>,
-    },
+    /// Points in the unit square (e.g. weak vs strong solve rates).
+    Scatter(ScatterPlot),
+}
+
+/// A [`LabPlot::Scatter`]: `marked` points are drawn apart, and with `opener` a click on a
+/// point opens it in its game.
+pub struct ScatterPlot {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub points: Vec<[f64; 2]>,
+    pub marked: Vec<bool>,
+    pub marked_label: String,
+    pub opener: Option<PointOpener>,
 }
 
 /// Inserts what a screen needs to show point `index` of a scatter (read when it is entered).
@@ -281,86 +284,105 @@ fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'
     let id = format!("lab-plot-{index}");
     match plot {
         LabPlot::Histogram { title, values } => {
-            ui.label(title);
-            let mut counts = std::collections::BTreeMap::<i64, u32>::new();
-            for v in values {
-                *counts.entry(v.round() as i64).or_default() += 1;
-            }
-            let bars = counts.into_iter().map(|(x, n)| Bar::new(x as f64, n as f64).width(0.9)).collect();
-            EguiPlot::new(id).height(220.0).show(ui, |p| p.bar_chart(BarChart::new(title.clone(), bars)));
+            histogram_ui(ui, id, title, values);
             None
         }
         LabPlot::Rates { title, bars } => {
-            ui.label(title);
-            for (name, rate, [lo, hi]) in bars {
-                ui.monospace(format!("{name}: {rate:.3} [{lo:.3}, {hi:.3}]"));
-            }
-            let chart =
-                bars.iter().enumerate().map(|(i, (name, rate, _))| Bar::new(i as f64, *rate).name(name).width(0.6));
-            let whiskers = bars.iter().enumerate().flat_map(|(i, (_, _, [lo, hi]))| [[i as f64, *lo], [i as f64, *hi]]);
-            // Bars stand at 0, 1, 2, ...: the x axis names them there and nowhere else.
-            let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-            let bar_name = move |mark: GridMark, _: &std::ops::RangeInclusive<f64>| {
-                let i = mark.value.round();
-                let whole = (mark.value - i).abs() < 1e-9 && i >= 0.0;
-                whole.then(|| names.get(i as usize).cloned()).flatten().unwrap_or_default()
-            };
-            EguiPlot::new(id)
-                .height(220.0)
-                .include_y(0.0)
-                .include_y(1.0)
-                .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
-                .x_axis_formatter(bar_name)
-                .show(ui, |p| {
-                    p.bar_chart(BarChart::new(title.clone(), chart.collect()));
-                    p.points(Points::new("95% interval", whiskers.collect::<Vec<_>>()).radius(3.0));
-                });
+            rates_ui(ui, id, title, bars);
             None
         }
-        LabPlot::Scatter { title, x_label, y_label, points, marked, marked_label, opener } => {
-            ui.label(title);
-            if opener.is_some() {
-                ui.small("click a point to open it");
-            }
-            let series = |want: bool| -> Vec<[f64; 2]> {
-                points.iter().zip(marked).filter(|(_, m)| **m == want).map(|(p, _)| *p).collect()
-            };
-            // Both axes are rates in [0, 1]: an equal data aspect would waste most of the width.
-            let shown = EguiPlot::new(id)
-                .height(320.0)
-                .x_axis_label(x_label.clone())
-                .y_axis_label(y_label.clone())
-                .include_x(0.0)
-                .include_x(1.0)
-                .include_y(0.0)
-                .include_y(1.0)
-                .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightBottom))
-                .show(ui, |p| {
-                    p.points(Points::new(title.clone(), series(false)).radius(3.0));
-                    p.points(Points::new(marked_label.clone(), series(true)).radius(4.5));
-                    for (at, count) in stacked_points(points) {
-                        let count = egui::RichText::new(format!(" ×{count}")).size(13.0);
-                        let label = Text::new("", PlotPoint::new(at[0], at[1]), count);
-                        p.text(label.anchor(egui::Align2::LEFT_BOTTOM).allow_hover(false));
-                    }
-                    p.pointer_coordinate()
-                });
-            let opener = opener.as_ref()?;
-            let mut picked = None;
-            if shown.response.clicked() {
-                picked = shown.inner.and_then(|at| nearest_point(points, [at.x, at.y], 0.04));
-            }
-            ui.horizontal_wrapped(|ui| {
-                ui.label(format!("{marked_label}:"));
-                for (i, _) in marked.iter().enumerate().filter(|(_, m)| **m) {
-                    if ui.small_button(format!("#{i}")).clicked() {
-                        picked = Some(i);
-                    }
-                }
-            });
-            picked.map(|i| (opener, i))
+        LabPlot::Scatter(scatter) => {
+            let picked = scatter_ui(ui, id, scatter)?;
+            Some((scatter.opener.as_ref()?, picked))
         }
     }
+}
+
+/// A bar per whole value of `values`, as high as the values that round to it.
+fn histogram_ui(ui: &mut egui::Ui, id: String, title: &str, values: &[f64]) {
+    ui.label(title);
+    let mut counts = std::collections::BTreeMap::<i64, u32>::new();
+    for v in values {
+        *counts.entry(v.round() as i64).or_default() += 1;
+    }
+    let bars = counts.into_iter().map(|(x, n)| Bar::new(x as f64, n as f64).width(0.9)).collect();
+    EguiPlot::new(id).height(220.0).show(ui, |p| p.bar_chart(BarChart::new(title.to_string(), bars)));
+}
+
+/// Named rates with their 95% intervals: listed, then drawn as bars with the interval's ends.
+fn rates_ui(ui: &mut egui::Ui, id: String, title: &str, bars: &[(String, f64, [f64; 2])]) {
+    ui.label(title);
+    for (name, rate, [lo, hi]) in bars {
+        ui.monospace(format!("{name}: {rate:.3} [{lo:.3}, {hi:.3}]"));
+    }
+    let chart = bars.iter().enumerate().map(|(i, (name, rate, _))| Bar::new(i as f64, *rate).name(name).width(0.6));
+    let whiskers = bars.iter().enumerate().flat_map(|(i, (_, _, [lo, hi]))| [[i as f64, *lo], [i as f64, *hi]]);
+    // Bars stand at 0, 1, 2, ...: the x axis names them there and nowhere else.
+    let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+    let bar_name = move |mark: GridMark, _: &std::ops::RangeInclusive<f64>| {
+        let i = mark.value.round();
+        let whole = (mark.value - i).abs() < 1e-9 && i >= 0.0;
+        whole.then(|| names.get(i as usize).cloned()).flatten().unwrap_or_default()
+    };
+    EguiPlot::new(id)
+        .height(220.0)
+        .include_y(0.0)
+        .include_y(1.0)
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+        .x_axis_formatter(bar_name)
+        .show(ui, |p| {
+            p.bar_chart(BarChart::new(title.to_string(), chart.collect()));
+            p.points(Points::new("95% interval", whiskers.collect::<Vec<_>>()).radius(3.0));
+        });
+}
+
+/// Points in the unit square, the marked ones larger; with an opener, the index of the point
+/// clicked (or picked from the list of marked ones).
+fn scatter_ui(ui: &mut egui::Ui, id: String, scatter: &ScatterPlot) -> Option<usize> {
+    let ScatterPlot { title, x_label, y_label, points, marked, marked_label, opener } = scatter;
+    ui.label(title);
+    if opener.is_some() {
+        ui.small("click a point to open it");
+    }
+    let series = |want: bool| -> Vec<[f64; 2]> {
+        points.iter().zip(marked).filter(|(_, m)| **m == want).map(|(p, _)| *p).collect()
+    };
+    // Both axes are rates in [0, 1]: an equal data aspect would waste most of the width.
+    let shown = EguiPlot::new(id)
+        .height(320.0)
+        .x_axis_label(x_label.clone())
+        .y_axis_label(y_label.clone())
+        .include_x(0.0)
+        .include_x(1.0)
+        .include_y(0.0)
+        .include_y(1.0)
+        .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightBottom))
+        .show(ui, |p| {
+            p.points(Points::new(title.clone(), series(false)).radius(3.0));
+            p.points(Points::new(marked_label.clone(), series(true)).radius(4.5));
+            for (at, count) in stacked_points(points) {
+                let count = egui::RichText::new(format!(" ×{count}")).size(13.0);
+                let label = Text::new("", PlotPoint::new(at[0], at[1]), count);
+                p.text(label.anchor(egui::Align2::LEFT_BOTTOM).allow_hover(false));
+            }
+            p.pointer_coordinate()
+        });
+    if opener.is_none() {
+        return None;
+    }
+    let mut picked = None;
+    if shown.response.clicked() {
+        picked = shown.inner.and_then(|at| nearest_point(points, [at.x, at.y], 0.04));
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("{marked_label}:"));
+        for (i, _) in marked.iter().enumerate().filter(|(_, m)| **m) {
+            if ui.small_button(format!("#{i}")).clicked() {
+                picked = Some(i);
+            }
+        }
+    });
+    picked
 }
 
 /// The places that hold more than one point, with their counts, in the order of the points:

@@ -12,7 +12,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabPlot, PointOpener, register_lab_experiments, run_for_lab};
+use super::lab_screen::{LabEntry, LabPlot, PointOpener, ScatterPlot, register_lab_experiments, run_for_lab};
 use super::panel::{
     BoardArea, PresetRequest, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
     panel_has_pointer, path_row, preset_row, side_panel,
@@ -1008,7 +1008,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                     let open = move |commands: &mut Commands, index: usize| {
                         commands.insert_resource(PickedInstance { layout: name.clone(), seed, index: index as u64 });
                     };
-                    vec![LabPlot::Scatter {
+                    vec![LabPlot::Scatter(ScatterPlot {
                         title: "instances".into(),
                         x_label: "weak solve rate".into(),
                         y_label: "strong solve rate".into(),
@@ -1016,7 +1016,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                         marked: records.iter().map(|r| exp.is_skill(r)).collect(),
                         marked_label: "skill instances (play one)".into(),
                         opener: Some(PointOpener { screen: Screen::Shanghai, open: Arc::new(open) }),
-                    }]
+                    })]
                 })
             },
         },
