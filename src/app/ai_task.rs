@@ -20,10 +20,12 @@ pub enum AiStatus {
 
 /// One AI decision at a time, run off the main thread.
 pub struct AiJob<T> {
-    task: Option<Task<Result<T, String>>>,
+    /// The decision and how long it took to compute, or the panic's message.
+    task: Option<Task<Result<(T, Duration), String>>>,
     started: Option<Instant>,
     status: AiStatus,
-    /// How long the last finished job took.
+    /// How long the last finished job computed (not counting the wait for the frame that
+    /// collected it).
     last_duration: Option<Duration>,
 }
 
@@ -37,7 +39,12 @@ impl<T: Send + 'static> AiJob<T> {
     /// Starts `decide` in the background, cancelling a job still running.
     pub fn start(&mut self, decide: impl FnOnce() -> T + Send + 'static) {
         let pool = AsyncComputeTaskPool::get();
-        self.task = Some(pool.spawn(async move { catch_unwind(AssertUnwindSafe(decide)).map_err(panic_message) }));
+        let timed = move || {
+            let start = Instant::now();
+            let decision = decide();
+            (decision, start.elapsed())
+        };
+        self.task = Some(pool.spawn(async move { catch_unwind(AssertUnwindSafe(timed)).map_err(panic_message) }));
         self.started = Some(Instant::now());
         self.status = AiStatus::Thinking;
     }
@@ -50,10 +57,11 @@ impl<T: Send + 'static> AiJob<T> {
         }
         let result = block_on(poll_once(task)).expect("a finished task is ready");
         self.task = None;
-        self.last_duration = self.started.take().map(|t| t.elapsed());
+        self.started = None;
         match result {
-            Ok(value) => {
+            Ok((value, took)) => {
                 self.status = AiStatus::Idle;
+                self.last_duration = Some(took);
                 Some(value)
             }
             Err(message) => {
@@ -117,5 +125,31 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
         s.clone()
     } else {
         "the AI task panicked".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The panel's "last decision" is the decision's own time: a frame that collects it late
+    /// (the software renderer draws one every 50 ms or so) does not add its wait.
+    #[test]
+    fn the_time_shown_is_the_decisions_not_the_wait_for_the_frame() {
+        AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let mut job = AiJob::default();
+        job.start(|| 7);
+        std::thread::sleep(Duration::from_millis(300));
+        let mut delivered = job.poll();
+        for _ in 0..10_000 {
+            if delivered.is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+            delivered = job.poll();
+        }
+        assert_eq!(delivered, Some(7));
+        let took = job.last_duration.expect("a finished job has a duration");
+        assert!(took < Duration::from_millis(200), "an instant decision shows as {took:?}");
     }
 }
