@@ -171,6 +171,13 @@ mod tests {
         check.leave("move 1".into(), "a person played it");
         check.ai_moved("move 2".into(), "first".into());
         assert_eq!(check.line("now"), ("now", Some("move 1: a person played it")));
+
+        let mut check = ReplayCheck::default();
+        check.ai_moved("move 1".into(), "first".into());
+        check.end();
+        check.ai_moved("move 2".into(), "second".into());
+        check.leave("move 3".into(), "a person played it");
+        assert_eq!(check.line("now"), ("first", None), "moves past the line's game leave nothing");
     }
 
     #[test]
@@ -220,6 +227,9 @@ pub struct ReplayCheck {
     followed: Option<String>,
     /// Where and why the game left that line.
     left: Option<String>,
+    /// The line's game has ended on the table (a Puyo endless trace at its first chain): later
+    /// moves are past it.
+    ended: bool,
 }
 
 impl ReplayCheck {
@@ -227,7 +237,7 @@ impl ReplayCheck {
     /// `line` replays.
     pub fn ai_moved(&mut self, at: String, line: String) {
         match &self.followed {
-            _ if self.left.is_some() => {}
+            _ if self.left.is_some() || self.ended => {}
             None => self.followed = Some(line),
             Some(followed) if *followed == line => {}
             Some(_) => self.leave(at, "played with other settings"),
@@ -237,9 +247,14 @@ impl ReplayCheck {
     /// The move named `at` is not one the line plays: a person's, an undo, or an AI's under
     /// settings no command line gives; `why` says which.
     pub fn leave(&mut self, at: String, why: &str) {
-        if self.left.is_none() {
+        if self.left.is_none() && !self.ended {
             self.left = Some(format!("{at}: {why}"));
         }
+    }
+
+    /// The line's game ends with the move just noted; the table plays on past it.
+    pub fn end(&mut self) {
+        self.ended = true;
     }
 
     /// The line that replays the game on the table (the one its moves followed, `current`

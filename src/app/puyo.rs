@@ -110,6 +110,9 @@ struct PuyoGame {
     jobs: [AiJob<Option<Decision>>; 2],
     /// The placement each side chose for the current tick (`Some(None)`: it has no legal move).
     chosen: [Option<Option<Placement>>; 2],
+    /// Whether the AI meant its chosen move to fire its chain (an endless experiment's game
+    /// ends when such a move pops).
+    firing: [bool; 2],
     /// The tick whose garbage has already fallen on each side.
     garbage_done: [Option<u32>; 2],
     /// The human's pair position.
@@ -165,6 +168,7 @@ impl PuyoGame {
             players: [None, None],
             jobs: Default::default(),
             chosen: [None, None],
+            firing: [false; 2],
             garbage_done: [None, None],
             cursor: [Placement::SPAWN; 2],
             queues: Default::default(),
@@ -491,6 +495,7 @@ fn collect_ai_decisions(game: &mut PuyoGame) {
                 let line = format!("board {}: col {} {:?}: {}", i + 1, d.placement.col + 1, d.placement.rot, d.why);
                 game.log(line);
             }
+            game.firing[i] = decision.as_ref().is_some_and(|d| d.fires);
             game.chosen[i] = Some(decision.map(|d| d.placement));
         }
     }
@@ -505,6 +510,9 @@ fn play_move(game: &mut PuyoGame, i: usize, placement: Option<Placement>) {
         note_replay(game, i);
     }
     let Some((mut frames, chain)) = placement.and_then(|p| move_frames(&before, pair, p)) else { return };
+    if !game.settings.versus && game.players[i].is_some() && game.firing[i] && chain.links > 0 {
+        game.replay.end();
+    }
     // The side is busy 1 tick + 1 per link; the settled board shows with the next pair.
     frames.truncate(1 + chain.links as usize);
     game.queues[i].extend(frames);
@@ -1157,7 +1165,7 @@ mod tests {
         assert!(record.fire_move > 0 && record.chain >= 2, "{line}: the traced game fires a chain: {record:?}");
 
         let mut screen = Vec::new();
-        let world = drive_screen(game, advance_game, |game| {
+        let mut world = drive_screen(game, advance_game, |game| {
             let side = &game.game.sides[0];
             if side.moves as usize > screen.len() {
                 screen.push(side.field);
@@ -1165,6 +1173,11 @@ mod tests {
             screen.len() == traced.len() || side.dead
         });
         assert_eq!(screen, traced, "{line}: board 1 after each move");
+        // The board plays on past the traced game: a change now leaves nothing it replays.
+        let mut game = world.remove_resource::<PuyoGame>().unwrap();
+        game.settings.params.potential.fire_empty += 1;
+        game.rebuild_players();
+        let world = drive_screen(game, advance_game, |game| game.game.sides[0].moves as usize >= traced.len() + 2);
         let game = world.resource::<PuyoGame>();
         assert_eq!(game.replay.line(&line), (line.as_str(), None), "the panel's line is the one the moves followed");
     }
