@@ -576,8 +576,12 @@ impl<'g> Painter<'g> {
                     animated = Some((e, at));
                 }
             }
-            let need = next_rank(f, h).map_or("done".to_string(), |r| format!("->{}", rank_char(r)));
-            self.label(commands, format!("F{f} {need} {h}/{FULL}"), col, HEAD - 14.0, self.small * 0.9, LABEL);
+            // A complete foundation's label drops the count, which would run into the next label.
+            let label = match next_rank(f, h) {
+                Some(r) => format!("F{f} ->{} {h}/{FULL}", rank_char(r)),
+                None => format!("F{f} done"),
+            };
+            self.label(commands, label, col, HEAD - 14.0, self.small * 0.9, LABEL);
             self.estimate(commands, Target::Foundation(f as u8), col, HEAD + CARD_H + 14.0);
         }
         animated
