@@ -11,9 +11,13 @@ include!(concat!(env!("OUT_DIR"), "/embedded_levels.rs"));
 /// An error in a level file, pointing at the place (line 0: the whole file, e.g. unreadable).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LevelError {
+    /// The file as the user named it (or `levels/...` for an embedded one).
     pub file: String,
+    /// 1-based; 0 when the error is about the whole file.
     pub line: usize,
+    /// 1-based, on `line`.
     pub column: usize,
+    /// What is wrong there.
     pub message: String,
 }
 

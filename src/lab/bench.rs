@@ -16,9 +16,13 @@ pub struct Bench {
 /// The measured throughput of one benchmark.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Throughput {
+    /// The benchmark's [`Bench::name`].
     pub name: String,
+    /// What one operation is ([`Bench::unit`]).
     pub unit: String,
+    /// Operations done in the timed batches...
     pub ops: u64,
+    /// ...in this many seconds.
     pub seconds: f64,
     pub per_second: f64,
 }

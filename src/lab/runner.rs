@@ -32,13 +32,17 @@ pub trait Experiment: Serialize + DeserializeOwned + Sync {
 /// `--shard I/N`: run only the games whose index is I modulo N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Shard {
+    /// I: this shard's games are those with index I modulo `count`.
     pub index: u64,
+    /// N: how many shards share the batch.
     pub count: u64,
 }
 
 impl Shard {
+    /// The whole batch in one shard.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
+    /// Whether game `game` of the batch is this shard's.
     pub fn contains(&self, game: u64) -> bool {
         game % self.count == self.index
     }

@@ -89,12 +89,16 @@ pub struct HeadToHead {
     pub draws: u64,
     /// Wins over games (draws count as not won).
     pub win_rate: f64,
+    /// Wilson 95% interval of `win_rate`.
     pub ci95: [f64; 2],
+    /// Chi-square of wins against losses under an even split ([`chi2_even`]).
     pub chi2: f64,
+    /// Elo difference of the score, a draw counting half ([`elo_diff`]).
     pub elo_diff: f64,
 }
 
 impl HeadToHead {
+    /// The result of `wins`, `losses` and `draws` of the first side, with its statistics.
     pub fn new(wins: u64, losses: u64, draws: u64) -> Self {
         let games = wins + losses + draws;
         let win_rate = if games == 0 { 0.0 } else { wins as f64 / games as f64 };
