@@ -20,7 +20,7 @@ use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, 
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::puyo::ai::labeling::{WeightRule, compile};
 use crate::games::puyo::ai::potential::PotentialParams;
-use crate::games::puyo::ai::template::{group_sources, load_group};
+use crate::games::puyo::ai::template::{Template, group_sources, load_group};
 use crate::games::puyo::ai::template_search::{Select, best_template};
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Extension, Observation, Player, PuyoAi};
 use crate::games::puyo::cli::{endless_command, endless_trace_command, versus_command, versus_trace_command};
@@ -138,10 +138,10 @@ struct TemplateEditor {
     edited: Vec<(usize, TemplateFile)>,
     /// The template shown in the panel.
     selected: usize,
-    /// Draw the cells of board 1 that conflict with the best template.
+    /// Draw the cells of the inspected board that conflict with the best template.
     show_conflicts: bool,
-    /// The cells drawn as conflicting.
-    conflict_cells: Bits,
+    /// The board whose cells are drawn as conflicting, and those cells.
+    conflict_cells: (usize, Bits),
     /// What the "save group" folder field holds.
     save_folder: String,
 }
@@ -587,8 +587,9 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: 
     let frame = &game.shown[i];
     let duration = 1.0 / game.settings.speed.max(0.1);
     spawn_cells(commands, assets, frame, BoardPiece, &at, scale, duration);
-    if i == 0 {
-        for (col, row) in game.templates.conflict_cells.cells() {
+    let (board, conflicts) = game.templates.conflict_cells;
+    if i == board {
+        for (col, row) in conflicts.cells() {
             commands.spawn((
                 BoardPiece,
                 Sprite::from_color(Color::srgb(0.9, 0.1, 0.1), Vec2::splat(CELL * 0.3 * scale)),
@@ -781,7 +782,7 @@ fn seats_status_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     }
 }
 
-/// Live template parameters, and what the templates see on board 1.
+/// Live template parameters, and what the templates see on the inspected board.
 fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     ui.label(egui::RichText::new("AI parameters").strong());
     let before = game.settings.params.clone();
@@ -902,23 +903,55 @@ fn command_lines(game: &PuyoGame) -> Option<(String, String)> {
     }
 }
 
-/// Board 1's best template with its score, and (on request) its conflicting cells marked.
+/// The template with the fewest cells in conflict on `field`, and those cells.
+fn nearest_template(templates: &[Template], field: &Field) -> Option<(usize, Bits)> {
+    templates.iter().map(|t| t.conflicts(field)).enumerate().min_by_key(|(_, cells)| cells.count())
+}
+
+/// The board whose field the template view inspects: the first one an AI plays by templates,
+/// else board 1 (what the template player would see there).
+fn inspected_board(game: &PuyoGame) -> usize {
+    (0..game.sides()).find(|&i| plays_by_templates(game, i)).unwrap_or(0)
+}
+
+fn plays_by_templates(game: &PuyoGame, board: usize) -> bool {
+    matches!(game.settings.seats[board], Seat::Ai(kind) if kind.uses_templates())
+}
+
+/// The inspected board's best template with its score; when every template conflicts, the
+/// one with the fewest conflicting cells, which (on request) are marked on the board.
 fn best_template_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
-    let field = game.game.sides[0].field;
+    let board = inspected_board(game);
+    let field = game.game.sides[board].field;
+    let templates = player.templates();
+    let alive = templates.iter().filter(|t| t.score(t.full_match(&field)).is_finite()).count();
     let mut conflicts = Bits::EMPTY;
-    match best_template(player.templates(), &field) {
-        Some((t, score)) => {
-            conflicts = player.templates()[t].conflicts(&field);
-            ui.label(format!("board 1 best template: {} ({score:.3})", player.templates()[t].name));
-            let n = conflicts.count();
-            ui.small(format!("{} templates loaded; {n} cells of board 1 conflict with it", player.templates().len()));
+    match (best_template(templates, &field), nearest_template(templates, &field)) {
+        (Some((t, score)), _) => {
+            ui.label(format!("board {} best template: {} ({score:.3})", board + 1, templates[t].name));
         }
-        None => {
-            ui.label("board 1: every template conflicts");
+        (None, Some((t, cells))) => {
+            conflicts = cells;
+            let n = cells.count();
+            ui.label(format!(
+                "board {}: every template conflicts; nearest: {} ({n} cells)",
+                board + 1,
+                templates[t].name
+            ));
+        }
+        (None, None) => {
+            ui.label("no templates loaded");
         }
     }
-    ui.checkbox(&mut game.templates.show_conflicts, "mark conflicting cells on board 1");
-    let shown = if game.templates.show_conflicts { conflicts } else { Bits::EMPTY };
+    ui.small(format!("{alive} of {} templates free of conflicts on board {}", templates.len(), board + 1));
+    if !plays_by_templates(game, board) {
+        ui.small("(no board is played by templates: this is what the template player would see on board 1)");
+    }
+    ui.checkbox(
+        &mut game.templates.show_conflicts,
+        format!("mark the nearest template's conflicts on board {}", board + 1),
+    );
+    let shown = (board, if game.templates.show_conflicts { conflicts } else { Bits::EMPTY });
     if shown != game.templates.conflict_cells {
         game.templates.conflict_cells = shown;
         game.redraw = true;
@@ -968,6 +1001,11 @@ fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
     let first = rows.iter().position(|r| r.chars().any(|c| c != '.')).unwrap_or(rows.len());
     ui.monospace(rows[first..].join("\n"));
     ui.small("upper case: the chain's body; lower case: boundary cells that must differ");
+    let board = inspected_board(game);
+    match template.conflicts(&game.game.sides[board].field).count() {
+        0 => ui.small(format!("no cell of board {} conflicts with it", board + 1)),
+        n => ui.small(format!("{n} cells of board {} conflict with it", board + 1)),
+    };
     let Some(file) = edited_file(game, selected) else { return };
     let mut weights = template.weights.clone();
     let mut changed = false;
@@ -1144,6 +1182,39 @@ mod tests {
         if let Some(outcome) = game.outcome {
             assert_eq!(outcome, record.outcome, "{line}");
         }
+    }
+
+    /// The template view looks at the board a template player plays, not always at board 1.
+    #[test]
+    fn the_template_view_inspects_the_board_played_by_templates() {
+        let mut settings = default_settings(true);
+        let seats = |s: &mut Settings, a, b| s.seats = [Seat::Ai(a), Seat::Ai(b)];
+        for ((a, b), board) in [
+            ((AiKind::Potential, AiKind::Combined), 1),
+            ((AiKind::Template, AiKind::Combined), 0),
+            ((AiKind::Asobi, AiKind::Potential), 0),
+        ] {
+            seats(&mut settings, a, b);
+            let game = PuyoGame::new(settings.clone());
+            assert_eq!(inspected_board(&game), board, "{a:?} vs {b:?}");
+            assert_eq!(plays_by_templates(&game, board), a.uses_templates() || b.uses_templates());
+        }
+        settings.seats = [Seat::Human, Seat::Ai(AiKind::Template)];
+        assert_eq!(inspected_board(&PuyoGame::new(settings)), 1, "a person on board 1");
+    }
+
+    /// Where every template conflicts, the view marks the nearest one's conflicting cells.
+    #[test]
+    fn the_nearest_template_is_the_one_with_fewest_conflicting_cells() {
+        let templates = load_group("stairs8", &Default::default()).unwrap();
+        let empty = Field::new();
+        assert_eq!(nearest_template(&templates, &empty).map(|(_, cells)| cells), Some(Bits::EMPTY));
+        // Every stairs variant starts with trigger A doubled in the bottom row's first two cells.
+        let broken = Field::from_ascii("RG....").unwrap();
+        assert_eq!(best_template(&templates, &broken), None, "every template conflicts");
+        let (t, cells) = nearest_template(&templates, &broken).unwrap();
+        assert!(cells.count() >= 2, "both puyos of the broken pair: {}", cells.count());
+        assert!(templates.iter().all(|other| other.conflicts(&broken).count() >= cells.count()), "{t}");
     }
 
     /// An AI's endless game on the screen is the game its `--trace 0` line prints, move for

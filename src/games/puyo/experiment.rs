@@ -332,7 +332,7 @@ impl Traced for Endless {
         let start = Instant::now();
         let mut rec =
             EndlessRecord { chain: 0, attack: 0, fire_move: 0, moves: 0, ms: 0.0, formation_move: 0, ready_move: 0 };
-        let uses_templates = matches!(self.ai, AiKind::Template | AiKind::Combined);
+        let uses_templates = self.ai.uses_templates();
         let mut available: Option<(Chain, u32)> = None; // hindsight: the largest chain and its move
         for m in 0..self.max_moves as usize {
             if self.hindsight
