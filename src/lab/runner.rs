@@ -192,7 +192,9 @@ pub struct OutputOptions {
 
 /// Where a run reports progress and learns it should stop: a terminal bar or the Lab screen.
 pub trait ProgressSink: Sync {
+    /// One more game (trial, deal, instance) of the run finished.
     fn game_done(&self);
+    /// Whether the run should stop early (the Lab's Cancel); a terminal run never does.
     fn cancelled(&self) -> bool {
         false
     }

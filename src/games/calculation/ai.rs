@@ -30,7 +30,9 @@ pub struct Decision {
 
 /// A Calculation player: sees only an [`Observation`] (never the stock order).
 pub trait Player: Send {
+    /// The player's name in logs and records.
     fn name(&self) -> String;
+    /// Where the drawn card goes (or which stack top plays to a foundation).
     fn decide(&mut self, obs: &Observation) -> Decision;
     /// The foundation this player currently means `card` (on a stack) for, if it says.
     fn label(&self, _card: Card) -> Option<u8> {

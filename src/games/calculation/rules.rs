@@ -171,6 +171,7 @@ impl Game {
         self.deal.ranks.get(self.next).map(|&rank| Card { rank, id: self.next as u8 })
     }
 
+    /// What a player may see: the table, the card to place and the counts of unseen ranks.
     pub fn observe(&self) -> Observation {
         let mut unseen = [0u8; 14];
         for &r in self.deal.ranks.iter().skip(self.next + 1) {

@@ -120,6 +120,7 @@ pub enum Operator {
 }
 
 impl Operator {
+    /// Whether a count `got` meets the goal's number `n`.
     pub fn holds(self, got: u32, n: u32) -> bool {
         match self {
             Operator::Exact => got == n,
@@ -193,6 +194,7 @@ pub struct Popped {
 }
 
 impl Popped {
+    /// Counts the puyos one chain link popped.
     pub fn add(&mut self, link: &Link) {
         for (total, &n) in self.per_color.iter_mut().zip(&link.popped) {
             *total += n as u32;

@@ -39,6 +39,7 @@ impl OnLayout {
         OnLayout { file: layout.to_file(""), built: OnceLock::from(Arc::new(layout.clone())) }
     }
 
+    /// The layout, built from the file on first use.
     pub fn layout(&self) -> &Arc<Layout> {
         self.built.get_or_init(|| Arc::new(Layout::from_file(&self.file).expect("experiment layouts were validated")))
     }
@@ -52,6 +53,7 @@ pub enum Deals {
 }
 
 impl Deals {
+    /// The kinds of deal `index` (the same for every player and run with this `seed`).
     pub fn get(&self, layout: &Layout, seed: u64, index: u64) -> Vec<Kind> {
         match self {
             Deals::Source(s) => deal(layout, *s, seed, index).expect("layouts that stall were rejected up front"),
@@ -403,6 +405,7 @@ pub struct Generate {
     pub strong_min: f64,
 }
 
+/// One generated instance: its solve rate by the weak and by the strong player.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GenerateRecord {
     pub weak_rate: f64,
@@ -411,6 +414,7 @@ pub struct GenerateRecord {
 }
 
 impl Generate {
+    /// Whether the instance tests skill: the weak player mostly fails, the strong one wins.
     pub fn is_skill(&self, r: &GenerateRecord) -> bool {
         r.weak_rate < self.weak_max && r.strong_rate >= self.strong_min
     }

@@ -20,6 +20,7 @@ use crate::games::labyrinth::rules::board::{ALL, cells_of, is_fixed};
 use crate::games::labyrinth::rules::{Board, Cell, Cells, Insertion, Maze, Observation, Target};
 use crate::lab::rng::GameRng;
 
+/// asobi's Labyrinth bot with its weights.
 pub struct AsobiBot(pub AsobiParams);
 
 /// Cells in column 0 and column 6.

@@ -13,6 +13,7 @@ use crate::games::labyrinth::rules::observation::destinations;
 use crate::games::labyrinth::rules::{Observation, Turn};
 use crate::lab::rng::GameRng;
 
+/// The Big Brain bot with its node budget.
 pub struct BigBrain(pub BigBrainParams);
 
 /// What the search found: the first turn of a plan reaching the target, its depth, and the
@@ -62,6 +63,7 @@ impl Bfs<'_> {
 }
 
 impl BigBrain {
+    /// The breadth-first search from the observed position, up to the budget.
     pub fn search(&self, obs: &Observation) -> Plan {
         let root = Node::root(obs);
         let mut bfs = Bfs {

@@ -15,6 +15,7 @@ use crate::games::labyrinth::rules::tile::{E, N, S, W};
 use crate::games::labyrinth::rules::{Cell, Cells, Observation, Tile, Turn};
 use crate::lab::rng::GameRng;
 
+/// A bot that plays by one of the thesis's five criteria on its common search framework.
 pub struct CriterionBot {
     pub criterion: Criterion,
     pub search: SearchParams,

@@ -45,6 +45,7 @@ impl Decision {
 
 /// A Labyrinth policy. `rng` is the bot's own stream (ties, fallbacks).
 pub trait Bot: Send + Sync {
+    /// The whole turn of the player to move: insertion, rotation of the spare and destination.
     fn decide(&self, obs: &Observation, rng: &mut GameRng) -> Decision;
 }
 

@@ -5,9 +5,11 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::games::labyrinth::rules::{Board, Cell, Insertion, Maze, Observation, Turn};
 
+/// A position in the search: the opponents stand still, only the board and pieces change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     pub board: Board,
+    /// The insertion that made this board (its opposite is barred next).
     pub last: Option<Insertion>,
     /// Every piece, by seat.
     pub pos: Vec<Cell>,
@@ -25,6 +27,7 @@ impl Inserted {
         self.node.last.expect("an inserted node has its insertion")
     }
 
+    /// The whole turn that reaches this node's insertion and then walks to `dest`.
     pub fn turn(&self, dest: Cell) -> Turn {
         Turn { insertion: self.insertion(), rotation: self.rotation, dest }
     }
@@ -38,6 +41,7 @@ impl Inserted {
 }
 
 impl Node {
+    /// The position the player to move observes.
     pub fn root(obs: &Observation) -> Node {
         Node { board: obs.board.clone(), last: obs.last, pos: obs.players.iter().map(|p| p.pos).collect() }
     }

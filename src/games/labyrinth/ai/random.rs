@@ -9,6 +9,7 @@ use crate::games::labyrinth::rules::board::cells_of;
 use crate::games::labyrinth::rules::{Insertion, Observation};
 use crate::lab::rng::GameRng;
 
+/// A uniformly random legal turn (the baseline).
 pub struct RandomBot;
 
 impl Bot for RandomBot {

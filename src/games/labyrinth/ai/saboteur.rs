@@ -9,6 +9,7 @@ use crate::games::labyrinth::rules::observation::destinations;
 use crate::games::labyrinth::rules::{Observation, Turn};
 use crate::lab::rng::GameRng;
 
+/// The Saboteur bot with its bonus and penalty.
 pub struct Saboteur(pub SaboteurParams);
 
 impl Bot for Saboteur {

@@ -102,6 +102,7 @@ impl Insertion {
         Insertion::ALL.into_iter().filter(move |&i| Some(i) != blocked)
     }
 
+    /// The seven cells this insertion shifts, from the inserted end to the pushed-out one.
     pub fn line(self) -> &'static [Cell; 7] {
         &LINES[self.0 as usize]
     }
@@ -119,7 +120,6 @@ impl Insertion {
         }
     }
 
-    /// The cells whose pieces [`push`](Self::push) moves into `set`.
     /// Where the tile on `c` ends up (`None`: the spare): one step along the push, the
     /// pushed-out tile becoming the spare and the spare the inserted tile.
     pub fn move_tile(self, c: Option<Cell>) -> Option<Cell> {
@@ -130,6 +130,7 @@ impl Insertion {
         }
     }
 
+    /// The cells whose pieces [`push`](Self::push) moves into `set`.
     pub fn pull(self, set: Cells) -> Cells {
         let line = self.line();
         let mut out = set & !self.line_cells();
@@ -197,6 +198,7 @@ impl Maze {
         }
     }
 
+    /// Every cell a pawn on `c` can walk to (`c` included).
     pub fn reach_from(self, c: Cell) -> Cells {
         self.reach(1 << c)
     }
@@ -219,6 +221,7 @@ impl Sides {
         Sides(s)
     }
 
+    /// The passages: two neighbouring cells connect when both open towards each other.
     pub fn maze(self) -> Maze {
         let [n, e, s, w] = self.0;
         Maze { east: e & (w >> 1) & !EAST_EDGE, south: s & (n >> 7) }

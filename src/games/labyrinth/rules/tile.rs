@@ -20,6 +20,7 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// The open sides of this shape unrotated.
     pub fn open_at_zero(self) -> u8 {
         match self {
             Shape::Straight => N | S,
@@ -63,11 +64,13 @@ pub const TREASURES: [&str; 24] = [
 /// A tile: which sides are open and which treasure (if any) it shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Tile {
+    /// Open sides, [`N`] | [`E`] | [`S`] | [`W`] bits.
     pub open: u8,
     pub treasure: Option<Treasure>,
 }
 
 impl Tile {
+    /// A tile of `shape` turned clockwise `quarter_turns` times from its rotation 0.
     pub fn new(shape: Shape, quarter_turns: u8, treasure: Option<Treasure>) -> Tile {
         Tile { open: shape.open_at_zero(), treasure }.rotated(quarter_turns)
     }

@@ -47,6 +47,7 @@ impl Grid {
         out
     }
 
+    /// Whether every column stays within the visible rows.
     pub fn fits(&self) -> bool {
         self.cols.iter().all(|c| c.len() <= VISIBLE_HEIGHT)
     }

@@ -112,6 +112,7 @@ impl Default for GenParams {
 }
 
 impl GenParams {
+    /// The first parameter out of its range, named with the range the generator supports.
     pub fn check(&self) -> Result<(), String> {
         if !(2..=4).contains(&self.moves) {
             return Err(format!("moves {} not in 2-4", self.moves));

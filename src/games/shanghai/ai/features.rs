@@ -40,6 +40,7 @@ pub struct PositionStats {
 }
 
 impl PositionStats {
+    /// The statistics of the tiles `present` on `layout`, whose kinds (or `UNKNOWN`) are `kinds`.
     pub fn of(layout: &Layout, present: &TileSet, kinds: &[Kind]) -> PositionStats {
         let free = layout.free_tiles(present);
         let mut free_of = [0u8; 256];

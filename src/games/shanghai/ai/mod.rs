@@ -76,6 +76,7 @@ pub enum TieBreak {
 
 /// A Shanghai player: decides from what the player may see. `None` when no move is legal.
 pub trait Player: Send + Sync {
+    /// The pair to remove, with the values behind the choice.
     fn decide(&self, obs: &Observation, rng: &mut GameRng) -> Option<Decision>;
 }
 

@@ -24,6 +24,7 @@ pub struct Move {
 }
 
 impl Move {
+    /// The removal of tiles `a` and `b`, in either order (stored low index first).
     pub fn new(a: usize, b: usize) -> Move {
         Move { a: a.min(b) as u16, b: a.max(b) as u16 }
     }
