@@ -802,11 +802,15 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
     command_lines_ui(ui, "many deals from the command line", &[many]);
     game.replay.ui(ui, "this deal's game log, as the paper prints one", &this);
     ui.label(format!("plans kept: {}", game.planner.plan_count()));
-    ui.label("AI decision:");
-    game.job.status_ui(ui);
+    ui.horizontal(|ui| {
+        ui.label("AI decision:");
+        game.job.status_ui(ui);
+    });
     if game.settings.show_estimates {
-        ui.label("estimates:");
-        game.est_job.status_ui(ui);
+        ui.horizontal(|ui| {
+            ui.label("estimates:");
+            game.est_job.status_ui(ui);
+        });
         if let Some((i, choices)) = &game.estimates
             && *i == game.game.drawn_count()
         {
