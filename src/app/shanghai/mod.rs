@@ -3,6 +3,9 @@
 //! highlight; or watched while the virtual player plays, its move values in the log.
 //! Tiles whose kind the player may not know (spec §2.4) are drawn as backs.
 
+mod draw;
+mod lab;
+
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
@@ -11,35 +14,28 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use self::draw::{Fading, Geometry, TilePiece, animate_fades, face_name, redraw_board};
+pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabPlot, PointOpener, ScatterPlot, register_lab_experiments, run_for_lab};
+use super::lab_screen::register_lab_experiments;
 use super::panel::{
-    BoardArea, PresetRequest, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
-    panel_has_pointer, path_row, preset_row, side_panel,
+    BoardArea, PresetRequest, ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer,
+    path_row, preset_row, side_panel,
 };
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::shanghai::ai::risk::RiskJudge;
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, read_weights, weights_for};
 use crate::games::shanghai::cli::{EvalDeals, eval_command, trace_command};
-use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout, play_stream};
+use crate::games::shanghai::experiment::play_stream;
 use crate::games::shanghai::generator::{DealSource, deal};
 use crate::games::shanghai::io::instances::{Instance, InstanceFile};
 use crate::games::shanghai::layout::Layout;
 use crate::games::shanghai::level::{Weights, WeightsFile};
-use crate::games::shanghai::rules::{Face, Game, Kind, Move, UNKNOWN, faces};
+use crate::games::shanghai::rules::{Game, Move, faces};
 use crate::lab::rng::{GameRng, sub_rng};
 use crate::lab::runner::write_ron;
-use crate::lab::stats::wilson95;
 use crate::levels::read_user_file;
-
-/// Half a tile's width and height in world units (layout coordinates are in half tiles).
-const HX: f32 = 18.0;
-const HY: f32 = 24.0;
-/// Shift of each level up and to the left, giving the stack depth.
-const LIFT: f32 = 5.0;
-/// Seconds a removed pair takes to fade out.
-const FADE: f32 = 0.5;
 
 pub struct ShanghaiPlugin;
 
@@ -303,224 +299,6 @@ fn setup_screen(
 fn cancel_ai(mut game: ResMut<ShanghaiGame>) {
     game.job.cancel();
     game.redraw = true;
-}
-
-/// Part of every tile drawing; despawned at each redraw.
-#[derive(Component)]
-struct TilePiece;
-
-/// A removed tile fading out.
-#[derive(Component)]
-struct Fading {
-    elapsed: f32,
-    alpha: f32,
-}
-
-/// A fading piece as it starts: fully opaque.
-const FADE_START: Fading = Fading { elapsed: 0.0, alpha: 1.0 };
-
-/// World position of tile `i`'s face centre and its draw order, given the board's origin.
-struct Geometry {
-    origin: Vec2,
-    scale: f32,
-}
-
-impl Geometry {
-    fn of(layout: &Layout, area: &BoardArea) -> Geometry {
-        let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
-        for p in &layout.positions {
-            let c = Vec2::new(p.x as f32 * HX - p.z as f32 * LIFT, -(p.y as f32) * HY + p.z as f32 * LIFT);
-            lo = lo.min(c + Vec2::new(0.0, -2.0 * HY));
-            hi = hi.max(c + Vec2::new(2.0 * HX, 0.0));
-        }
-        if layout.positions.is_empty() {
-            lo = Vec2::ZERO;
-            hi = Vec2::ONE;
-        }
-        let content = (hi - lo) + Vec2::splat(2.0 * LIFT);
-        let scale = area.fit_scale(content).min(2.5);
-        let mid = (lo + hi) / 2.0;
-        Geometry { origin: area.center - mid * scale, scale }
-    }
-
-    fn center(&self, layout: &Layout, i: usize) -> Vec2 {
-        let p = layout.positions[i];
-        let c = Vec2::new(p.x as f32 * HX - p.z as f32 * LIFT + HX, -(p.y as f32) * HY + p.z as f32 * LIFT - HY);
-        self.origin + c * self.scale
-    }
-
-    /// Draw order: upper levels on top; within a level right and lower tiles cover the
-    /// sides of their left and upper neighbours.
-    fn order(layout: &Layout, i: usize) -> f32 {
-        let p = layout.positions[i];
-        p.z as f32 * 10.0 + (p.x + p.y) as f32 * 0.01
-    }
-
-    fn half(&self) -> Vec2 {
-        Vec2::new(HX - 1.0, HY - 1.0) * self.scale
-    }
-}
-
-/// Colour of a kind's glyph: nine well-separated colours, one per number.
-fn kind_color(k: Kind) -> Color {
-    const COLORS: [(f32, f32, f32); 9] = [
-        (0.80, 0.12, 0.12),
-        (0.10, 0.50, 0.15),
-        (0.12, 0.28, 0.80),
-        (0.60, 0.20, 0.70),
-        (0.85, 0.45, 0.00),
-        (0.00, 0.55, 0.60),
-        (0.45, 0.30, 0.10),
-        (0.85, 0.20, 0.55),
-        (0.20, 0.20, 0.25),
-    ];
-    let (r, g, b) = COLORS[k as usize % 9];
-    Color::srgb(r, g, b)
-}
-
-/// The glyph of a face and its colour: a number 1-9 over a suit letter; flowers and seasons
-/// are numbered 1-4 and share a colour per group (any two of a group match).
-fn face_glyph(face: Face) -> (String, Color) {
-    let (number, suit) = face_parts(face);
-    let color = match face {
-        Face::Kind(k) => kind_color(k),
-        Face::Flower(_) => Color::srgb(0.85, 0.20, 0.55),
-        Face::Season(_) => Color::srgb(0.10, 0.50, 0.15),
-    };
-    (format!("{number}\n{suit}"), color)
-}
-
-/// A face's number and suit letters, as its glyph shows them.
-fn face_parts(face: Face) -> (u8, &'static str) {
-    match face {
-        Face::Kind(k) => ((k % 9) + 1, ["B", "C", "D", "W", "F", "S", "G", "H"][(k as usize / 9) % 8]),
-        Face::Flower(i) => (i + 1, "Fl"),
-        Face::Season(i) => (i + 1, "Se"),
-    }
-}
-
-/// A face on one line, as the log names it ("8B").
-fn face_name(face: Face) -> String {
-    let (number, suit) = face_parts(face);
-    format!("{number}{suit}")
-}
-
-/// Spawns a tile's glyph at `at` (its face centre and depth).
-fn spawn_glyph(commands: &mut Commands, bundle: impl Bundle, face: Face, scale: f32, at: Vec3) {
-    let (text, color) = face_glyph(face);
-    commands.spawn((
-        bundle,
-        Text2d::new(text),
-        TextFont::from_font_size(13.0 * scale),
-        TextColor(color),
-        Transform::from_translation(at),
-    ));
-}
-
-const FACE: Color = Color::srgb(0.95, 0.93, 0.85);
-const BACK: Color = Color::srgb(0.20, 0.45, 0.35);
-const EDGE: Color = Color::srgb(0.25, 0.22, 0.18);
-const SIDE: Color = Color::srgb(0.55, 0.50, 0.40);
-const FREE: Color = Color::srgb(1.0, 0.98, 0.70);
-const SELECTED: Color = Color::srgb(1.0, 0.70, 0.35);
-const HINT: Color = Color::srgb(0.55, 0.90, 1.0);
-
-fn redraw_board(
-    mut commands: Commands,
-    mut game: ResMut<ShanghaiGame>,
-    area: Res<BoardArea>,
-    pieces: Query<Entity, With<TilePiece>>,
-) {
-    if !clear_for_redraw(&mut commands, &mut game.redraw, &area, &pieces) {
-        return;
-    }
-    let layout = game.game.layout.clone();
-    let geo = Geometry::of(&layout, &area);
-    let obs = game.game.observation();
-    let shown = faces(&game.game.kinds, game.bonus_faces);
-    let free = layout.free_tiles(&game.game.present);
-    for i in game.game.present.iter() {
-        let face = (obs.kinds[i] != UNKNOWN).then_some(shown[i]);
-        let color = match face {
-            None => BACK,
-            Some(_) if game.selected == Some(i) => SELECTED,
-            Some(_) if game.hint.is_some_and(|m| m.tiles().contains(&i)) => HINT,
-            Some(_) if game.highlight_free && free.contains(i) => FREE,
-            Some(_) => FACE,
-        };
-        spawn_tile(&mut commands, &geo, &layout, i, face, color);
-    }
-    // The removed pairs fade where they were.
-    for m in std::mem::take(&mut game.removed) {
-        for t in m.tiles() {
-            spawn_fading_tile(&mut commands, geo.center(&layout, t), geo.half(), shown[t], geo.scale);
-        }
-    }
-    let status = if game.game.is_won() {
-        "cleared!".to_string()
-    } else if game.game.is_over() {
-        "no removable pair left".to_string()
-    } else {
-        let pairs = game.game.legal_moves().len();
-        format!("{} tiles left, {pairs} free pair{}", game.game.present.len(), if pairs == 1 { "" } else { "s" })
-    };
-    commands.spawn((
-        TilePiece,
-        Text2d::new(status),
-        TextFont::from_font_size(20.0),
-        TextColor(Color::srgb(0.85, 0.86, 0.9)),
-        Transform::from_translation(Vec3::new(area.center.x, area.size.y / 2.0 - 24.0, 80.0)),
-    ));
-}
-
-/// Tile `i` with its side, edge and a face of `color`, and its glyph when its `face` is known.
-fn spawn_tile(commands: &mut Commands, geo: &Geometry, layout: &Layout, i: usize, face: Option<Face>, color: Color) {
-    let (c, z, half) = (geo.center(layout, i), Geometry::order(layout, i), geo.half());
-    let side_off = Vec2::new(LIFT, -LIFT) * geo.scale;
-    commands.spawn((
-        TilePiece,
-        Sprite::from_color(SIDE, half * 2.0),
-        Transform::from_translation((c + side_off).extend(z)),
-    ));
-    commands.spawn((TilePiece, Sprite::from_color(EDGE, half * 2.0), Transform::from_translation(c.extend(z + 0.002))));
-    commands.spawn((
-        TilePiece,
-        Sprite::from_color(color, half * 2.0 - Vec2::splat(2.0 * geo.scale.max(1.0))),
-        Transform::from_translation(c.extend(z + 0.004)),
-    ));
-    if let Some(face) = face {
-        spawn_glyph(commands, TilePiece, face, geo.scale, c.extend(z + 0.008));
-    }
-}
-
-/// A removed tile (`half` its half size) fading out at `c`, above every other tile.
-fn spawn_fading_tile(commands: &mut Commands, c: Vec2, half: Vec2, face: Face, scale: f32) {
-    let z = 60.0;
-    commands.spawn((FADE_START, Sprite::from_color(HINT, half * 2.0), Transform::from_translation(c.extend(z))));
-    spawn_glyph(commands, FADE_START, face, scale, c.extend(z + 0.01));
-}
-
-/// What a fading piece is made of: a sprite or a glyph.
-type FadeParts =
-    (Entity, &'static mut Fading, Option<&'static mut Sprite>, Option<&'static mut TextColor>, &'static mut Transform);
-
-fn animate_fades(mut commands: Commands, time: Res<Time>, mut fades: Query<FadeParts>) {
-    for (e, mut fade, sprite, text, mut transform) in &mut fades {
-        fade.elapsed += time.delta_secs();
-        let t = (fade.elapsed / FADE).clamp(0.0, 1.0);
-        if t >= 1.0 {
-            commands.entity(e).despawn();
-            continue;
-        }
-        let alpha = fade.alpha * (1.0 - t);
-        if let Some(mut s) = sprite {
-            s.color.set_alpha(alpha);
-        }
-        if let Some(mut c) = text {
-            c.0.set_alpha(alpha);
-        }
-        transform.scale = Vec3::splat(1.0 + 0.3 * t);
-    }
 }
 
 /// Clicks on tiles: select a free tile, then a second free tile of the same kind removes the pair.
@@ -941,86 +719,6 @@ fn weights_preset(game: &mut ShanghaiGame, request: PresetRequest, path: &Path) 
             Ok("saved")
         }
     }
-}
-
-/// Mini turtle layout for the Lab; the bundled layouts always load.
-fn lab_layout() -> anyhow::Result<Arc<Layout>> {
-    load("mini_turtle")
-}
-
-/// The Shanghai experiments of the Lab screen.
-pub fn lab_entries() -> Vec<LabEntry> {
-    vec![
-        LabEntry {
-            game: Screen::Shanghai,
-            name: "eval: solve rate on mini turtle (n = 4, D = 2)",
-            size_label: "deals",
-            default_size: 20,
-            commands: &[
-                "asobi shanghai eval --layout mini_turtle --instances {size} --plays 1 --n 4 --depth 2 --seed {seed}",
-            ],
-            run: |size, seed, progress| {
-                let layout = lab_layout()?;
-                let player =
-                    PlayerParams { n: 4, depth: 2, weights: weights_for(&layout.name), ..PlayerParams::default() };
-                let exp = Eval {
-                    layout: OnLayout::new(&layout),
-                    instances: size,
-                    plays: 1,
-                    player,
-                    deals: Deals::Source(DealSource::Generator),
-                    blunders: false,
-                    peek: false,
-                    lock_risk: 0,
-                };
-                run_for_lab(&exp, seed, progress, |records| {
-                    let solved = records.iter().filter(|r| r.solved).count() as u64;
-                    let n = records.len() as u64;
-                    vec![LabPlot::Rates {
-                        title: "solve rate (generator deals)".into(),
-                        bars: vec![("n=4 D=2".into(), solved as f64 / n.max(1) as f64, wilson95(solved, n))],
-                    }]
-                })
-            },
-        },
-        LabEntry {
-            game: Screen::Shanghai,
-            name: "generate: weak (1x1) vs strong (8x2) map on mini turtle",
-            size_label: "instances",
-            default_size: 40,
-            commands: &[
-                "asobi shanghai generate --layout mini_turtle --count {size} --weak 1x1 --strong 8x2 --plays 6 --weak-max 0.5 --strong-min 0.75 --seed {seed}",
-            ],
-            run: |size, seed, progress| {
-                let layout = lab_layout()?;
-                let weights = weights_for(&layout.name);
-                let exp = Generate {
-                    layout: OnLayout::new(&layout),
-                    count: size,
-                    plays: 6,
-                    weak: PlayerParams { n: 1, depth: 1, weights, ..PlayerParams::default() },
-                    strong: PlayerParams { n: 8, depth: 2, weights, ..PlayerParams::default() },
-                    weak_max: 0.5,
-                    strong_min: 0.75,
-                };
-                run_for_lab(&exp, seed, progress, |records| {
-                    let name = layout.name.clone();
-                    let open = move |commands: &mut Commands, index: usize| {
-                        commands.insert_resource(PickedInstance { layout: name.clone(), seed, index: index as u64 });
-                    };
-                    vec![LabPlot::Scatter(ScatterPlot {
-                        title: "instances".into(),
-                        x_label: "weak solve rate".into(),
-                        y_label: "strong solve rate".into(),
-                        points: records.iter().map(|r| [r.weak_rate, r.strong_rate]).collect(),
-                        marked: records.iter().map(|r| exp.is_skill(r)).collect(),
-                        marked_label: "skill instances (play one)".into(),
-                        opener: Some(PointOpener { screen: Screen::Shanghai, open: Arc::new(open) }),
-                    })]
-                })
-            },
-        },
-    ]
 }
 
 #[cfg(test)]
