@@ -3,6 +3,9 @@
 //! for a solution and step through it, and generate new puzzles in the background into a
 //! gallery with their type metrics. Solver and generator run as `AiJob`s.
 
+mod draw;
+mod lab;
+
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,16 +13,16 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use self::draw::{BoardPiece, redraw_board};
+pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::lab_screen::{LabEntry, LabOutcome, LabPlot, register_lab_experiments, run_for_lab};
-use super::panel::{
-    BoardArea, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel, spawn_text,
-};
-use super::puyo::{PuyoAssets, rotate, shift, spawn_meshes};
-use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
+use super::lab_screen::register_lab_experiments;
+use super::panel::{command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel};
+use super::puyo::{rotate, shift, spawn_meshes};
+use super::puyo_board::{Frame, animate_cells, move_frames};
 use super::{BuiltScreens, DemoMode, Screen};
 use crate::games::nazo::cli::{generate_command, puzzle_commands};
-use crate::games::nazo::experiment::{GenerateExperiment, numbered_puzzle};
+use crate::games::nazo::experiment::numbered_puzzle;
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target};
 use crate::games::nazo::io::{ishikawa, parse_playable, pon2};
 use crate::games::nazo::metrics::{Metrics, compute};
@@ -27,11 +30,8 @@ use crate::games::nazo::puzzle::{Puzzle, Step, placement_pon2};
 use crate::games::nazo::sets::{Set, bundled, from_ron, to_ron};
 use crate::games::nazo::sim::replay;
 use crate::games::nazo::solver::{SolveOptions, Solved, solve};
-use crate::games::puyo::rules::{Field, HEIGHT, Placement, WIDTH};
-use crate::lab::runner::{SharedProgress, write_atomic};
-
-/// Side of one cell in world units (before the board's scale).
-const CELL: f32 = 40.0;
+use crate::games::puyo::rules::{Field, Placement};
+use crate::lab::runner::write_atomic;
 
 pub struct NazoPlugin;
 
@@ -423,116 +423,6 @@ fn advance(time: Res<Time>, mut game: ResMut<NazoGame>) {
     }
 }
 
-#[derive(Component, Clone)]
-struct BoardPiece;
-
-fn redraw_board(
-    mut commands: Commands,
-    mut game: ResMut<NazoGame>,
-    assets: Option<Res<PuyoAssets>>,
-    area: Res<BoardArea>,
-    pieces: Query<Entity, With<BoardPiece>>,
-) {
-    let Some(assets) = assets else { return };
-    if !clear_for_redraw(&mut commands, &mut game.redraw, &area, &pieces) {
-        return;
-    }
-    // The field plus a column of upcoming steps; rows for the goal above and the title below.
-    let content = Vec2::new((WIDTH as f32 + 4.0) * CELL, (HEIGHT as f32 + 4.0) * CELL);
-    let scale = area.fit_scale(content).min(1.6);
-    let origin =
-        Vec2::new(area.center.x - content.x * scale / 2.0, area.center.y - content.y * scale / 2.0 + CELL * scale);
-    draw_board(&mut commands, &assets, &game, origin, scale);
-}
-
-fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &NazoGame, origin: Vec2, scale: f32) {
-    let at = |col: f32, row: f32, z: f32| {
-        Vec3::new(origin.x + (col + 0.5) * CELL * scale, origin.y + (row + 0.5) * CELL * scale, z)
-    };
-    spawn_well(commands, assets, BoardPiece, &at, scale);
-    spawn_cells(commands, assets, &game.shown, BoardPiece, &at, scale, 1.0 / game.speed.max(0.1));
-    let next = game.next_pair();
-    if game.idle()
-        && let Some((_, pair)) = next
-    {
-        let field = game.current_field();
-        for sprite in pair_cursor_sprites(assets, &field, pair, game.cursor, &at, scale) {
-            commands.spawn((BoardPiece, sprite));
-        }
-    }
-    // Upcoming steps, the one to place first at the top.
-    let first = next.map_or(game.puzzle.steps.len(), |(i, _)| i + usize::from(game.idle()));
-    draw_upcoming(commands, assets, &game.puzzle.steps[first..], &at, scale);
-    draw_captions(commands, game, &at, scale);
-}
-
-/// Beside the field, the next five of `steps`: pairs as puyos, garbage drops as counts.
-fn draw_upcoming(
-    commands: &mut Commands,
-    assets: &PuyoAssets,
-    steps: &[Step],
-    at: &impl Fn(f32, f32, f32) -> Vec3,
-    scale: f32,
-) {
-    let column = WIDTH as f32 + 1.0;
-    let mut row = HEIGHT as f32 - 1.0;
-    let text_color = Color::srgb(0.85, 0.86, 0.9);
-    let text_size = 14.0 * scale.max(0.6);
-    spawn_text(commands, BoardPiece, "next".into(), at(column, row + 0.8, 2.0), text_size, text_color);
-    for step in steps.iter().take(5) {
-        match *step {
-            Step::Pair(pair) => {
-                for (p, dr) in [(pair.child, 0.0), (pair.axis, -1.0)] {
-                    commands.spawn((
-                        BoardPiece,
-                        Mesh2d(assets.puyo.clone()),
-                        MeshMaterial2d(assets.kinds[p.index()].clone()),
-                        Transform::from_translation(at(column, row + dr, 1.0)).with_scale(Vec3::splat(scale * 0.8)),
-                    ));
-                }
-                row -= 2.5;
-            }
-            Step::Garbage(counts) => {
-                let n: u32 = counts.iter().map(|&c| c as u32).sum();
-                spawn_text(commands, BoardPiece, format!("{n} garbage"), at(column, row, 2.0), text_size, text_color);
-                row -= 1.5;
-            }
-        }
-    }
-}
-
-/// The goal above the field, the move count below it, and over it the chain in progress
-/// and, once the puzzle is over, the verdict.
-fn draw_captions(commands: &mut Commands, game: &NazoGame, at: &impl Fn(f32, f32, f32) -> Vec3, scale: f32) {
-    let middle = WIDTH as f32 / 2.0 - 0.5;
-    let goal = format!("Goal: {}", game.puzzle.goal.describe());
-    let goal_at = at(WIDTH as f32 / 2.0 + 1.5, HEIGHT as f32 + 2.5, 2.0);
-    spawn_text(commands, BoardPiece, goal, goal_at, 18.0 * scale.max(0.6), Color::srgb(1.0, 0.95, 0.7));
-    let pairs = game.puzzle.moves();
-    let status = format!("{} - {} of {} moves played", game.title, game.moves.len().min(pairs), pairs);
-    spawn_text(commands, BoardPiece, status, at(middle, -0.9, 2.0), 15.0 * scale.max(0.6), Color::srgb(0.7, 0.72, 0.8));
-    if game.shown.link > 0 {
-        let chain = format!("{} chain!", game.shown.link);
-        spawn_text(
-            commands,
-            BoardPiece,
-            chain,
-            at(middle, HEIGHT as f32 / 2.0, 3.0),
-            34.0 * scale,
-            Color::srgb(1.0, 0.95, 0.5),
-        );
-    }
-    let banner = match &game.verdict {
-        _ if !game.queue.is_empty() => None,
-        Verdict::Playing => None,
-        Verdict::Solved => Some(("SOLVED!".to_string(), Color::srgb(0.5, 1.0, 0.55))),
-        Verdict::Failed(why) => Some((format!("FAILED\n{why}"), Color::srgb(1.0, 0.5, 0.5))),
-    };
-    if let Some((text, color)) = banner {
-        spawn_text(commands, BoardPiece, text, at(middle, HEIGHT as f32 / 2.0 + 2.0, 3.0), 30.0 * scale, color);
-    }
-}
-
 fn nazo_panel(mut contexts: EguiContexts, mut game: ResMut<NazoGame>, mut next: ResMut<NextState<Screen>>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &mut *game;
@@ -839,52 +729,10 @@ fn ascii(name: &str) -> String {
     kept.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The generation experiment (paper §7) for the Lab: 2 moves, 3-chain, unique solution, type 5,
-/// by the paper's filter and by asobi's direct construction.
-pub fn lab_entries() -> Vec<LabEntry> {
-    let entry = |name, commands, run| LabEntry {
-        game: Screen::Nazo,
-        name,
-        size_label: "puzzles",
-        default_size: 20,
-        commands,
-        run,
-    };
-    vec![
-        entry(
-            "generate: type 5, 2 moves 3-chain, filter (paper)",
-            &["asobi nazo generate --moves 2 --chain 3 --type 5 --method filter --count {size} --seed {seed}"],
-            |size, seed, progress| lab_generate(Method::Filter, size, seed, progress),
-        ),
-        entry(
-            "generate: type 5, 2 moves 3-chain, direct",
-            &["asobi nazo generate --moves 2 --chain 3 --type 5 --method direct --count {size} --seed {seed}"],
-            |size, seed, progress| lab_generate(Method::Direct, size, seed, progress),
-        ),
-    ]
-}
-
-fn lab_generate(method: Method, size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
-    let params = GenParams { moves: 2, chain: 3, target: Target::Five, method, ..GenParams::default() };
-    let exp = GenerateExperiment { params, count: size };
-    run_for_lab(&exp, seed, progress, |records| {
-        let accepted: Vec<_> = records.iter().filter(|r| r.pon2.is_some()).collect();
-        vec![
-            LabPlot::Histogram {
-                title: "candidates tried per accepted puzzle (hundreds)".into(),
-                values: accepted.iter().map(|r| r.candidates as f64 / 100.0).collect(),
-            },
-            LabPlot::Histogram {
-                title: "generation time per puzzle (ms, one core)".into(),
-                values: records.iter().map(|r| r.ms).collect(),
-            },
-        ]
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::nazo::experiment::GenerateExperiment;
     use crate::games::puyo::rules::Rotation;
 
     #[test]
