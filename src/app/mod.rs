@@ -68,6 +68,12 @@ impl Screen {
 #[derive(Resource, Debug, Default)]
 pub struct BuiltScreens(pub Vec<Screen>);
 
+/// Marks a game's screen as built (the menu opens it) and adds its experiments to the Lab.
+pub fn register_game_screen(app: &mut App, screen: Screen, lab_entries: Vec<lab_screen::LabEntry>) {
+    app.world_mut().resource_mut::<BuiltScreens>().0.push(screen);
+    lab_screen::register_lab_experiments(app, lab_entries);
+}
+
 /// `--demo`: game screens start with AIs in every seat, and the Lab runs its first experiment.
 #[derive(Resource, Debug, Clone, Copy, Default)]
 pub struct DemoMode(pub bool);

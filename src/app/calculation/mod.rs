@@ -16,9 +16,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use self::draw::{BoardPiece, animate_cards, redraw_board};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::lab_screen::register_lab_experiments;
 use super::panel::{ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel};
-use super::{BuiltScreens, DemoMode, Screen};
+use super::{DemoMode, Screen, register_game_screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
 use crate::games::calculation::cli::{log_command, play_command};
 use crate::games::calculation::oracle::Action;
@@ -35,8 +34,7 @@ impl Plugin for CalculationPlugin {
                 (human_input, advance_game, redraw_board, animate_cards).chain().run_if(in_state(Screen::Calculation)),
             )
             .add_systems(EguiPrimaryContextPass, calc_panel.run_if(in_state(Screen::Calculation)));
-        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Calculation);
-        register_lab_experiments(app, lab_entries());
+        register_game_screen(app, Screen::Calculation, lab_entries());
     }
 }
 

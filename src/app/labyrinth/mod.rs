@@ -17,12 +17,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use self::draw::{LabPiece, redraw, spawn_assets};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::lab_screen::register_lab_experiments;
 use super::panel::{
     PresetRequest, ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer, preset_row,
     side_panel,
 };
-use super::{BuiltScreens, DemoMode, Screen};
+use super::{DemoMode, Screen, register_game_screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
 use crate::games::labyrinth::cli::{load_params, match_command, trace_command};
 use crate::games::labyrinth::experiment::game_start;
@@ -47,8 +46,7 @@ impl Plugin for LabyrinthPlugin {
             .add_systems(OnExit(Screen::Labyrinth), (cancel_ai, despawn_pieces::<LabPiece>))
             .add_systems(Update, (human_input, advance_game, redraw).chain().run_if(in_state(Screen::Labyrinth)))
             .add_systems(EguiPrimaryContextPass, labyrinth_panel.run_if(in_state(Screen::Labyrinth)));
-        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Labyrinth);
-        register_lab_experiments(app, lab_entries());
+        register_game_screen(app, Screen::Labyrinth, lab_entries());
     }
 }
 

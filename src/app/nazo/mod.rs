@@ -16,11 +16,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use self::draw::{BoardPiece, redraw_board};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::lab_screen::register_lab_experiments;
 use super::panel::{command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel};
 use super::puyo::{rotate, shift, spawn_meshes};
 use super::puyo_board::{Frame, animate_cells, move_frames};
-use super::{BuiltScreens, DemoMode, Screen};
+use super::{DemoMode, Screen, register_game_screen};
 use crate::games::nazo::cli::{generate_command, puzzle_commands};
 use crate::games::nazo::experiment::numbered_puzzle;
 use crate::games::nazo::generator::{GenParams, Generated, Method, Target};
@@ -44,8 +43,7 @@ impl Plugin for NazoPlugin {
                 (human_input, advance, redraw_board, animate_cells).chain().run_if(in_state(Screen::Nazo)),
             )
             .add_systems(EguiPrimaryContextPass, nazo_panel.run_if(in_state(Screen::Nazo)));
-        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Nazo);
-        register_lab_experiments(app, lab_entries());
+        register_game_screen(app, Screen::Nazo, lab_entries());
     }
 }
 

@@ -14,13 +14,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use self::ai_panel::{TemplateEditor, template_ui};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::lab_screen::register_lab_experiments;
 use super::panel::{
     BoardArea, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel,
     spawn_text,
 };
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
-use super::{BuiltScreens, DemoMode, Screen};
+use super::{DemoMode, Screen, register_game_screen};
 use crate::games::puyo::ai::labeling::compile;
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi};
 use crate::games::puyo::cli::{endless_command, endless_trace_command, versus_command, versus_trace_command};
@@ -44,8 +43,7 @@ impl Plugin for PuyoPlugin {
                 (human_input, advance_game, redraw_boards, animate_cells).chain().run_if(in_state(Screen::Puyo)),
             )
             .add_systems(EguiPrimaryContextPass, puyo_panel.run_if(in_state(Screen::Puyo)));
-        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Puyo);
-        register_lab_experiments(app, lab_entries());
+        register_game_screen(app, Screen::Puyo, lab_entries());
     }
 }
 

@@ -17,12 +17,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use self::draw::{Fading, Geometry, TilePiece, animate_fades, face_name, redraw_board};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::lab_screen::register_lab_experiments;
 use super::panel::{
     BoardArea, PresetRequest, ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer,
     path_row, preset_row, side_panel,
 };
-use super::{BuiltScreens, DemoMode, Screen};
+use super::{DemoMode, Screen, register_game_screen};
 use crate::games::shanghai::ai::risk::RiskJudge;
 use crate::games::shanghai::ai::{Decision, Player, PlayerParams, TieBreak, VirtualPlayer};
 use crate::games::shanghai::catalog::{bundled, load, read_weights, weights_for};
@@ -50,8 +49,7 @@ impl Plugin for ShanghaiPlugin {
                     .run_if(in_state(Screen::Shanghai)),
             )
             .add_systems(EguiPrimaryContextPass, shanghai_panel.run_if(in_state(Screen::Shanghai)));
-        app.world_mut().resource_mut::<BuiltScreens>().0.push(Screen::Shanghai);
-        register_lab_experiments(app, lab_entries());
+        register_game_screen(app, Screen::Shanghai, lab_entries());
     }
 }
 
