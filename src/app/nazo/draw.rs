@@ -13,6 +13,7 @@ use crate::games::puyo::rules::{HEIGHT, WIDTH};
 /// Side of one cell in world units (before the board's scale).
 const CELL: f32 = 40.0;
 
+/// Marks every entity of the board, so a redraw can replace them.
 #[derive(Component, Clone)]
 pub(super) struct BoardPiece;
 
