@@ -46,6 +46,12 @@ fn puzzle_files_and_batch_command() {
         output: OutputOptions { json: true, quiet: true },
     };
     cli::run(Command::SolveBatch(args)).unwrap();
+    // Lines that cannot be read are counted, and named on stderr even without --verbose.
+    let batch = crate::cli::asobi(&["nazo", "solve-batch", file.to_str().unwrap(), "--json", "--quiet"]);
+    let summary: serde_json::Value = serde_json::from_slice(&batch.stdout).unwrap();
+    assert_eq!((summary["puzzles"].as_u64(), summary["errors"].as_u64()), (Some(3), Some(1)));
+    let err = String::from_utf8_lossy(&batch.stderr);
+    assert!(err.contains("1 of 3 puzzle lines") && err.contains("puzzles.txt:4: "), "{err}");
     let err = read_puzzle("field=0_rrX&steps&goal=").unwrap_err().to_string();
     assert!(err.contains("character 11"), "{err}");
     let missing = SolveBatchArgs {

@@ -176,7 +176,8 @@ fn bad_group_is_an_error_not_a_panic() {
 }
 
 /// A folder of the user's own templates is a group: `puyo templates --out` creates it, the
-/// experiments load every `.ron` file in it, and a malformed file is named with its line.
+/// experiments load every `.ron` file in it (or one file given alone), and a malformed file is
+/// named with its line.
 #[test]
 fn a_folder_of_templates_is_a_group() {
     let tmp = tempfile::tempdir().unwrap();
@@ -188,6 +189,9 @@ fn a_folder_of_templates_is_a_group() {
     assert_eq!(load_group(dir_arg, &CompileOptions::default()).unwrap().len(), 2);
     let build = ["build", "--templates", dir_arg, "--depth", "1", "--trials", "1", "--quiet"];
     cli::run(parse(&build).unwrap()).unwrap();
+    let one_file = dir.join("v02.ron");
+    let one = load_group(one_file.to_str().unwrap(), &CompileOptions::default()).unwrap();
+    assert_eq!(one.len(), 1, "a single file is a group of one");
     std::fs::write(dir.join("v03.ron"), "(\n    name: \"broken\",\n    chain: x,\n)\n").unwrap();
     let err = load_group(dir_arg, &CompileOptions::default()).unwrap_err().to_string();
     assert!(err.contains("v03.ron:3"), "{err}");

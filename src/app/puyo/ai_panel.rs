@@ -52,9 +52,9 @@ pub(super) fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
 }
 
-/// The template group: a bundled one, or a folder of the user's labeling tables (the CLI's
-/// `--templates DIR`); a folder that does not compile keeps the group and shows the file and
-/// line at fault.
+/// The template group: a bundled one, or a folder of the user's labeling tables or one such file
+/// (the CLI's `--templates PATH`); one that does not compile keeps the group and shows the file
+/// and line at fault.
 fn template_group_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     let group = &mut game.settings.params.group;
     let shown = Path::new(group.as_str()).file_name().map_or(group.clone(), |f| f.to_string_lossy().into());
@@ -63,7 +63,7 @@ fn template_group_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
             ui.selectable_value(group, g.to_string(), g);
         }
     });
-    let Some((_, folder)) = path_row(ui, &mut game.template_folder, "folder of labeling tables", &[("Open", "")])
+    let Some((_, folder)) = path_row(ui, &mut game.template_folder, "labeling table file or folder", &[("Open", "")])
     else {
         return;
     };

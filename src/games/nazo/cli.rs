@@ -195,15 +195,18 @@ fn solve_batch(a: SolveBatchArgs) -> anyhow::Result<()> {
     let timeout = a.timeout_ms.map(Duration::from_millis);
     let (mut puzzles, mut solved, mut no_solution, mut timed_out, mut errors) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut times = Vec::new();
+    let mut first_error = None;
     for (line, q) in puzzle_lines(&text) {
         puzzles += 1;
         let puzzle = match parse_playable(q) {
             Ok(p) => p,
             Err(e) => {
                 errors += 1;
+                let message = format!("{}:{line}: {e}", a.file.display());
                 if a.verbose {
-                    eprintln!("{}:{line}: error: {e}", a.file.display());
+                    eprintln!("{message}");
                 }
+                first_error.get_or_insert(message);
                 continue;
             }
         };
@@ -244,6 +247,10 @@ fn solve_batch(a: SolveBatchArgs) -> anyhow::Result<()> {
         "p95_ms": stat(|t| quantile(t, 0.95)),
         "max_ms": stat(|t| t.iter().copied().fold(0.0, f64::max)),
     });
+    if let (Some(first), false) = (first_error, a.verbose) {
+        // Without --verbose the counts alone would not say which lines were skipped.
+        eprintln!("{errors} of {puzzles} puzzle lines could not be read (--verbose lists each); the first: {first}");
+    }
     print_result(&result, &a.output);
     Ok(())
 }

@@ -34,8 +34,8 @@ pub enum Command {
 /// Templates and colors, shared by the experiments.
 #[derive(Debug, Args)]
 pub struct TemplateArgs {
-    /// Template group: stairs8, sandwich8, domino6, chains8 (stairs8 + sandwich8), all, or a
-    /// folder of your own .ron template files (asobi's player uses none).
+    /// Template group: stairs8, sandwich8, domino6, chains8 (stairs8 + sandwich8), all, a folder
+    /// of your own .ron template files, or one such file (asobi's player uses none).
     #[arg(long, default_value = "stairs8")]
     pub templates: String,
     /// The template search's depth (pairs read: current + previews).

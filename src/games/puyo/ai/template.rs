@@ -247,24 +247,26 @@ fn trigger_cells(labels: &Labels, chain: u32) -> (Bits, Bits) {
 pub const GROUPS: [&str; 3] = ["stairs8", "sandwich8", "domino6"];
 
 /// The compiled templates of a group (`stairs8`, `sandwich8`, `domino6`, `chains8` = stairs8 +
-/// sandwich8, or `all`), or of every `.ron` file in a folder of the user's.
+/// sandwich8, or `all`), of every `.ron` file in a folder of the user's, or of one such file.
 pub fn load_group(group: &str, opts: &CompileOptions) -> Result<Vec<Template>, TemplateError> {
     group_sources(group)?.iter().map(|(path, text)| compile_text(path, text, opts)).collect()
 }
 
 /// The source files of a group as (path, text), in the order of its templates: the bundled
-/// folders' files by name, or the `.ron` files of a folder of the user's by file name.
+/// folders' files by name, the `.ron` files of a folder of the user's by file name, or one file
+/// of the user's.
 pub fn group_sources(group: &str) -> Result<Vec<(String, String)>, TemplateError> {
     let folders: Vec<&str> = match group {
         "all" => GROUPS.to_vec(),
         "chains8" => GROUPS[..2].to_vec(),
         g if GROUPS.contains(&g) => vec![g],
         dir if std::path::Path::new(dir).is_dir() => return folder_sources(std::path::Path::new(dir)),
+        file if std::path::Path::new(file).is_file() => return file_sources(std::path::Path::new(file)),
         other => {
             return Err(TemplateError {
                 file: other.to_string(),
                 message: format!(
-                    "unknown template group (use {}, chains8, all or a folder of .ron files)",
+                    "unknown template group (use {}, chains8, all, a .ron template file or a folder of them)",
                     GROUPS.join(", ")
                 ),
             });
@@ -281,14 +283,21 @@ pub fn group_sources(group: &str) -> Result<Vec<(String, String)>, TemplateError
     Ok(out)
 }
 
+/// The error of a template file or folder that cannot be read.
+fn read_error(file: &std::path::Path, e: std::io::Error) -> TemplateError {
+    TemplateError { file: file.display().to_string(), message: e.to_string() }
+}
+
+/// One template file of the user's as a group of one, (path, text).
+fn file_sources(file: &std::path::Path) -> Result<Vec<(String, String)>, TemplateError> {
+    let text = std::fs::read_to_string(file).map_err(|e| read_error(file, e))?;
+    Ok(vec![(file.display().to_string(), text)])
+}
+
 /// The `.ron` files in `dir` as (path, text), in file-name order.
 fn folder_sources(dir: &std::path::Path) -> Result<Vec<(String, String)>, TemplateError> {
-    let error = |file: &std::path::Path, e: std::io::Error| TemplateError {
-        file: file.display().to_string(),
-        message: e.to_string(),
-    };
     let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| error(dir, e))?
+        .map_err(|e| read_error(dir, e))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "ron"))
         .collect();
@@ -299,7 +308,10 @@ fn folder_sources(dir: &std::path::Path) -> Result<Vec<(String, String)>, Templa
             message: "no .ron template files in this folder".into(),
         });
     }
-    files.iter().map(|f| Ok((f.display().to_string(), std::fs::read_to_string(f).map_err(|e| error(f, e))?))).collect()
+    files
+        .iter()
+        .map(|f| Ok((f.display().to_string(), std::fs::read_to_string(f).map_err(|e| read_error(f, e))?)))
+        .collect()
 }
 
 /// Compiles the text of one template file (embedded or the user's own).
