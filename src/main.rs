@@ -193,3 +193,68 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     runner::print_result(&result, &args.output);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words that start a subcommand, so that inline code such as `puyo build --trials 500`
+    /// counts as a command line too.
+    const SUBCOMMANDS: [&str; 8] = ["bench", "merge", "puyo", "nazo", "calc", "labyrinth", "shanghai", "completions"];
+
+    /// A word a reader replaces (FILE, N, I/N, KxD ...) or shell syntax: such lines are
+    /// templates, not commands.
+    fn is_placeholder(word: &str) -> bool {
+        let letters: String = word.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+        let upper =
+            !letters.is_empty() && letters.chars().filter(|c| c.is_ascii_uppercase()).count() * 2 > letters.len();
+        upper || ["...", "…", "[", "|", "*", "<", ">", "$", "~"].iter().any(|s| word.contains(s))
+    }
+
+    /// A command line as README writes it, without the program name, a trailing comment or a
+    /// pipe; None unless it starts with `asobi` or a subcommand and gives it an option (prose
+    /// names commands such as `puyo versus` alone).
+    fn command_words(text: &str) -> Option<Vec<String>> {
+        let text = text.trim().trim_start_matches("$ ");
+        let text = text.split(" #").next()?.split(" | ").next()?.split(" > ").next()?;
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        if words.first() == Some(&"asobi") {
+            words.remove(0);
+        }
+        let starts = words.first().is_some_and(|w| SUBCOMMANDS.contains(w) || w.starts_with("--game"));
+        let has_option = words.iter().any(|w| w.starts_with("--"));
+        (starts && has_option && !words.iter().any(|w| is_placeholder(w)))
+            .then(|| words.iter().map(|w| w.trim_matches('\'').to_string()).collect())
+    }
+
+    /// Every command line of README: each line of its code blocks (continuations joined) and
+    /// each piece of inline code (wrapped lines joined).
+    fn readme_commands() -> Vec<Vec<String>> {
+        let readme = include_str!("../README.md");
+        let mut lines = Vec::new();
+        for (i, part) in readme.split("```").enumerate() {
+            if i % 2 == 1 {
+                lines.extend(part.replace("\\\n", " ").lines().map(str::to_string));
+            } else {
+                lines.extend(part.split('`').skip(1).step_by(2).map(|code| code.replace('\n', " ")));
+            }
+        }
+        lines.iter().filter_map(|line| command_words(line)).collect()
+    }
+
+    /// README's commands are how its figures are rerun: an option renamed or removed must not
+    /// leave them stale.
+    #[test]
+    fn every_command_line_in_the_readme_parses() {
+        let commands = readme_commands();
+        assert!(commands.len() >= 50, "only {} command lines found in README", commands.len());
+        let stale: Vec<String> = commands
+            .iter()
+            .filter_map(|words| {
+                let args = std::iter::once("asobi".to_string()).chain(words.iter().cloned());
+                Cli::try_parse_from(args).err().map(|e| format!("asobi {}\n  {}", words.join(" "), e.kind()))
+            })
+            .collect();
+        assert!(stale.is_empty(), "README commands that no longer parse:\n{}", stale.join("\n"));
+    }
+}
