@@ -137,8 +137,11 @@ fn build_records_name_the_completed_template_and_score_each_move() {
 #[test]
 fn bad_group_is_an_error_not_a_panic() {
     let bad_group = parse(&["build", "--templates", "nope", "--trials", "1", "--quiet"]).unwrap();
-    let err = cli::run(bad_group).unwrap_err().to_string();
-    assert!(err.contains("nope"), "{err}");
+    let err = format!("{:#}", cli::run(bad_group).unwrap_err());
+    assert!(err.contains("nope") && err.contains("unknown template group"), "{err}");
+    let missing_file = parse(&["build", "--templates", "mine/v01.ron", "--trials", "1", "--quiet"]).unwrap();
+    let err = format!("{:#}", cli::run(missing_file).unwrap_err());
+    assert!(err.contains("mine/v01.ron") && !err.contains("unknown template group"), "{err}");
     assert!(parse(&["build", "--depth", "4"]).is_err());
     assert!(parse(&["build", "--weight-power", "9"]).is_err());
     assert!(parse(&["versus", "--p1", "potential", "--p2", "asobi", "--garbage", "nope"]).is_err());

@@ -261,7 +261,10 @@ pub fn group_sources(group: &str) -> Result<Vec<(String, String)>, TemplateError
         "chains8" => GROUPS[..2].to_vec(),
         g if GROUPS.contains(&g) => vec![g],
         dir if std::path::Path::new(dir).is_dir() => return folder_sources(std::path::Path::new(dir)),
-        file if std::path::Path::new(file).is_file() => return file_sources(std::path::Path::new(file)),
+        // A path, whether or not it exists: a missing file is then named as such.
+        file if file.contains(['/', '\\', '.']) || std::path::Path::new(file).exists() => {
+            return file_sources(std::path::Path::new(file));
+        }
         other => {
             return Err(TemplateError {
                 file: other.to_string(),
