@@ -10,8 +10,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use asobi::app::{self, AppOptions, Screen};
 use asobi::games;
-use asobi::lab::bench;
 use asobi::lab::runner::{self, OutputOptions};
+use asobi::lab::{bench, compare};
 
 /// asobi: a desktop game-AI lab. Play Puyo Puyo, Nazo Puyo, Calculation, Labyrinth and
 /// Shanghai, watch and tune their AIs, and reproduce the papers' experiments.
@@ -53,6 +53,9 @@ enum Command {
     Bench(BenchArgs),
     /// Combine the JSON files of a sharded experiment (`--shard I/N --json`) into one result.
     Merge(MergeArgs),
+    /// Compare two runs of one experiment on the same seed game by game (`--json --records`
+    /// files): the paired difference of a record field and a sign test.
+    Compare(CompareArgs),
     /// Puyo Puyo: template building, endless chains and versus matches.
     #[command(subcommand)]
     Puyo(games::puyo::cli::Command),
@@ -102,12 +105,34 @@ struct MergeArgs {
     output: OutputOptions,
 }
 
+#[derive(clap::Args, Debug)]
+struct CompareArgs {
+    /// The baseline's result file (`--json --records`).
+    base: PathBuf,
+    /// The variant's result file: the same experiment and seed, other parameters.
+    variant: PathBuf,
+    /// The record field to compare, e.g. `solved`, `moves`, `chain`, `won` (a dotted path for
+    /// a nested one); `--records` output shows a record's fields.
+    #[arg(long)]
+    field: String,
+    /// Compare whether the field equals this value (JSON or a plain string), e.g.
+    /// `--field outcome --equals '{"Win":0}'`.
+    #[arg(long, conflicts_with = "over")]
+    equals: Option<String>,
+    /// Compare whether the field is above this number, e.g. `--field moves --over 30`.
+    #[arg(long)]
+    over: Option<f64>,
+    #[command(flatten)]
+    output: OutputOptions,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => open_app(cli.window),
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Merge(args)) => run_merge(args),
+        Some(Command::Compare(args)) => run_compare(args),
         Some(Command::Puyo(cmd)) => games::puyo::cli::run(cmd),
         Some(Command::Nazo(cmd)) => games::nazo::cli::run(cmd),
         Some(Command::Calc(cmd)) => games::calculation::cli::run(cmd),
@@ -183,7 +208,7 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.out {
         runner::check_output_file(out)?;
     }
-    let (name, files) = runner::read_shard_files(&args.files)?;
+    let (name, files) = runner::read_result_files(&args.files)?;
     let merge =
         games::merger(&name).with_context(|| format!("unknown experiment '{name}' in {}", args.files[0].display()))?;
     let result = merge(&files)?;
@@ -194,13 +219,26 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn run_compare(args: CompareArgs) -> anyhow::Result<()> {
+    let (experiment, files) = runner::read_result_files(&[&args.base, &args.variant])?;
+    let test = match (args.equals, args.over) {
+        (Some(value), _) => compare::Test::Equals(compare::parse_equals(&value)),
+        (None, Some(limit)) => compare::Test::Over(limit),
+        (None, None) => compare::Test::Value,
+    };
+    let field = compare::Field { path: args.field, test };
+    runner::print_result(&compare::compare(&files, &experiment, &field)?, &args.output);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The words that start a subcommand, so that inline code such as `puyo build --trials 500`
     /// counts as a command line too.
-    const SUBCOMMANDS: [&str; 8] = ["bench", "merge", "puyo", "nazo", "calc", "labyrinth", "shanghai", "completions"];
+    const SUBCOMMANDS: [&str; 9] =
+        ["bench", "merge", "compare", "puyo", "nazo", "calc", "labyrinth", "shanghai", "completions"];
 
     /// A word a reader replaces (FILE, N, I/N, KxD ...) or shell syntax: such lines are
     /// templates, not commands.

@@ -403,15 +403,19 @@ fn shown_at(v: &Value, in_object: bool) -> String {
 }
 
 /// A fraction or mean to at most 4 places, without the zeros that say nothing: 0.1235, 23.5,
-/// 20.0 (one place kept, so that a float still reads as one).
+/// 20.0 (one place kept, so that a float still reads as one). A nonzero number too small for
+/// 4 places (a p-value) keeps 3 significant digits: 1.23e-9.
 fn rounded(x: f64) -> String {
+    if x != 0.0 && x.abs() < 5e-5 {
+        return format!("{x:.2e}");
+    }
     let fixed = format!("{x:.4}");
     let trimmed = fixed.trim_end_matches('0');
     if trimmed.ends_with('.') { format!("{trimmed}0") } else { trimmed.to_string() }
 }
 
-/// A shard file as read back by `asobi merge`.
-struct ShardFile {
+/// A result file as read back by `asobi merge` or `asobi compare`.
+struct ResultFile {
     path: String,
     value: Map<String, Value>,
 }
@@ -422,10 +426,10 @@ pub type ResultFiles = Vec<(String, Map<String, Value>)>;
 /// A merge for one experiment type, e.g. `merge::<Endless>`: how games register theirs.
 pub type MergeFn = fn(&[(String, Map<String, Value>)]) -> anyhow::Result<Value>;
 
-/// Reads shard files written by `--shard I/N --json` runs.
-/// Returns the experiment name they share and their contents.
-pub fn read_shard_files(paths: &[impl AsRef<Path>]) -> anyhow::Result<(String, ResultFiles)> {
-    ensure!(!paths.is_empty(), "merge needs at least one file");
+/// Reads result files written by `--json` runs (the shards of `asobi merge`, the two runs of
+/// `asobi compare`). Returns the experiment name they share and their contents.
+pub fn read_result_files(paths: &[impl AsRef<Path>]) -> anyhow::Result<(String, ResultFiles)> {
+    ensure!(!paths.is_empty(), "no result file given");
     let mut files = Vec::new();
     for p in paths {
         let path = p.as_ref().display().to_string();
@@ -435,7 +439,7 @@ pub fn read_shard_files(paths: &[impl AsRef<Path>]) -> anyhow::Result<(String, R
         let value: Value = serde_json::from_str(&text)
             .map_err(|e| anyhow::anyhow!("{path}:{}:{}: not a JSON result: {e}", e.line(), e.column()))?;
         let Value::Object(value) = value else { bail!("{path}: expected a JSON object") };
-        files.push(ShardFile { path, value });
+        files.push(ResultFile { path, value });
     }
     let name = experiment_name(&files[0])?;
     for f in &files[1..] {
@@ -445,7 +449,7 @@ pub fn read_shard_files(paths: &[impl AsRef<Path>]) -> anyhow::Result<(String, R
     Ok((name, files.into_iter().map(|f| (f.path, f.value)).collect()))
 }
 
-fn experiment_name(f: &ShardFile) -> anyhow::Result<String> {
+fn experiment_name(f: &ResultFile) -> anyhow::Result<String> {
     f.value
         .get("experiment")
         .and_then(Value::as_str)
@@ -578,7 +582,14 @@ mod tests {
 
     #[test]
     fn rounded_numbers_drop_zeros_that_say_nothing() {
-        let cases = [(20.0, "20.0"), (0.123456, "0.1235"), (-1.25, "-1.25"), (0.99999, "1.0")];
+        let cases = [
+            (20.0, "20.0"),
+            (0.123456, "0.1235"),
+            (-1.25, "-1.25"),
+            (0.99999, "1.0"),
+            (1.234e-9, "1.23e-9"),
+            (0.0, "0.0"),
+        ];
         for (x, text) in cases {
             assert_eq!(rounded(x), text, "{x}");
         }

@@ -63,6 +63,38 @@ fn merge_of_a_malformed_file_names_file_and_line() {
     assert!(stderr(&missing).contains("none.json"));
 }
 
+/// `compare` pairs two runs of one seed game by game: its means are the runs' own, and a file
+/// without records or of another seed is refused.
+#[test]
+fn compare_pairs_two_runs_of_one_seed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |depth: &str, seed: &str, records: bool| {
+        let mut args = vec!["puyo", "build", "--trials", "12", "--depth", depth, "--seed", seed, "--json", "--quiet"];
+        args.extend(records.then_some("--records"));
+        let out = asobi(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let path = tmp.path().join(format!("d{depth}-s{seed}-{records}.json"));
+        std::fs::write(&path, &out.stdout).unwrap();
+        (path.to_str().unwrap().to_string(), serde_json::from_slice::<Value>(&out.stdout).unwrap())
+    };
+    let ((base, base_run), (variant, variant_run)) = (run("1", "3", true), run("3", "3", true));
+    let out = asobi(&["compare", &base, &variant, "--field", "completed", "--json"]);
+    let result = printed_json(&out);
+    assert_eq!(result["pairs"], 12);
+    let rate = |run: &Value| run["completed"].as_f64().unwrap() / 12.0;
+    assert_eq!(result["base_mean"].as_f64(), Some(rate(&base_run)));
+    assert_eq!(result["variant_mean"].as_f64(), Some(rate(&variant_run)));
+    let over = printed_json(&asobi(&["compare", &base, &variant, "--field", "moves", "--over", "30", "--json"]));
+    assert_eq!(over["over"], 30.0);
+    let (other_seed, _) = run("3", "4", true);
+    let out = asobi(&["compare", &base, &other_seed, "--field", "moves"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("seed 4 differs"), "{}", stderr(&out));
+    let (no_records, _) = run("1", "3", false);
+    let out = asobi(&["compare", &base, &no_records, "--field", "moves"]);
+    assert!(stderr(&out).contains("--records"), "{}", stderr(&out));
+}
+
 /// Removes what is measured rather than computed: wall-clock times and the rates made of them.
 pub fn untimed(value: &mut Value) {
     match value {
