@@ -101,6 +101,10 @@ struct MergeArgs {
     /// Also write the merged result to this file (atomically).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Keep every game's record in the merged result, as a whole run's `--records` does (for
+    /// `asobi compare`).
+    #[arg(long)]
+    records: bool,
     #[command(flatten)]
     output: OutputOptions,
 }
@@ -211,7 +215,10 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     let (name, files) = runner::read_result_files(&args.files)?;
     let merge =
         games::merger(&name).with_context(|| format!("unknown experiment '{name}' in {}", args.files[0].display()))?;
-    let result = merge(&files)?;
+    let mut result = merge(&files)?;
+    if args.records {
+        result["records"] = runner::shard_records(&files);
+    }
     if let Some(out) = &args.out {
         runner::write_atomic(out, serde_json::to_string_pretty(&result)?.as_bytes())?;
     }

@@ -128,10 +128,9 @@ pub fn compare(files: &[(String, Map<String, Value>)], experiment: &str, field: 
 
 /// The `[index, record]` pairs of a result file written with `--records`, by index.
 fn records(path: &str, file: &Map<String, Value>) -> anyhow::Result<BTreeMap<u64, Value>> {
-    let records = file
-        .get("records")
-        .and_then(Value::as_array)
-        .with_context(|| format!("{path}: no \"records\": rerun it with --json --records"))?;
+    let records = file.get("records").and_then(Value::as_array).with_context(|| {
+        format!("{path}: no \"records\": rerun it with --json --records (merge shards with --records)")
+    })?;
     records
         .iter()
         .map(|pair| match pair.as_array().map(Vec::as_slice) {

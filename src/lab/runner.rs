@@ -508,6 +508,15 @@ pub fn merge<E: Experiment>(files: &[(String, Map<String, Value>)]) -> anyhow::R
     Ok(result_json(&exp, seed, Shard::WHOLE, &records.into_iter().collect()))
 }
 
+/// The `[index, record]` pairs of shard files that [`merge`] accepted, in index order: the
+/// whole run's `--records`.
+pub fn shard_records(files: &[(String, Map<String, Value>)]) -> Value {
+    let mut pairs: Vec<&Value> =
+        files.iter().filter_map(|(_, file)| file.get("records")?.as_array()).flatten().collect();
+    pairs.sort_by_key(|pair| pair.get(0).and_then(Value::as_u64));
+    Value::Array(pairs.into_iter().cloned().collect())
+}
+
 /// The folder and file name of an output path, checked: a file name whose folder exists.
 fn output_parts(path: &Path) -> anyhow::Result<(&Path, &std::ffi::OsStr)> {
     let name = path.file_name().with_context(|| format!("cannot write {}: not a file path", path.display()))?;

@@ -99,7 +99,9 @@ fn compare_pairs_two_runs_of_one_seed() {
 pub fn untimed(value: &mut Value) {
     match value {
         Value::Object(fields) => {
-            fields.retain(|key, _| !(key.starts_with("ms_per") || key == "seconds" || key == "per_minute"));
+            fields.retain(|key, _| {
+                !(key.starts_with("ms_per") || ["ms", "seconds", "per_minute"].contains(&key.as_str()))
+            });
             fields.values_mut().for_each(untimed);
         }
         Value::Array(items) => items.iter_mut().for_each(untimed),
@@ -115,7 +117,8 @@ fn printed_json(out: &Output) -> Value {
 }
 
 /// Shard files go through text: `merge` recomputes the result from the records it reads back
-/// (here each instance's solve rates), and prints what one whole run prints.
+/// (here each instance's solve rates), and prints what one whole run prints, with `--records`
+/// its records too.
 #[test]
 fn merged_shard_files_print_the_whole_run() {
     let tmp = tempfile::tempdir().unwrap();
@@ -149,6 +152,9 @@ fn merged_shard_files_print_the_whole_run() {
         .collect();
     let merge: Vec<&str> = ["merge", "--json"].into_iter().chain(paths.iter().map(String::as_str)).collect();
     assert_eq!(printed_json(&asobi(&merge)), printed_json(&asobi(&run)));
+    let with_records = printed_json(&asobi(&[&merge[..], &["--records"]].concat()));
+    assert_eq!(with_records, printed_json(&asobi(&[&run[..], &["--records"]].concat())));
+    assert_eq!(with_records["records"].as_array().map(Vec::len), Some(24));
 }
 
 #[test]
