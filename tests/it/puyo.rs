@@ -142,6 +142,7 @@ fn bad_group_is_an_error_not_a_panic() {
     let missing_file = parse(&["build", "--templates", "mine/v01.ron", "--trials", "1", "--quiet"]).unwrap();
     let err = format!("{:#}", cli::run(missing_file).unwrap_err());
     assert!(err.contains("mine/v01.ron") && !err.contains("unknown template group"), "{err}");
+    assert_eq!(err.matches("mine/v01.ron").count(), 1, "the file is named once: {err}");
     assert!(parse(&["build", "--depth", "4"]).is_err());
     assert!(parse(&["build", "--weight-power", "9"]).is_err());
     assert!(parse(&["versus", "--p1", "potential", "--p2", "asobi", "--garbage", "nope"]).is_err());

@@ -270,9 +270,9 @@ fn ai_params(rules: &TemplateArgs, players: &[AiKind]) -> anyhow::Result<AiParam
     params.switch_ready = !rules.switch_on_score;
     params.extension = rules.extension;
     // Checked here, before the workers start: an unknown group or a malformed file of the
-    // user's is one error naming it.
+    // user's is one error naming it (the error names the file, or the group when unknown).
     if players.iter().any(|p| p.uses_templates()) {
-        load_group(group, &params.compile).with_context(|| format!("template group '{group}'"))?;
+        load_group(group, &params.compile)?;
     }
     Ok(params)
 }
