@@ -181,6 +181,8 @@ fn presets_load_and_bad_ones_say_where() {
     let err = load_params(Some(bad.to_str().unwrap())).unwrap_err().to_string();
     assert!(err.contains("bad.ron:2:"), "{err}");
     assert!(load_params(Some("/no/such/file.ron")).is_err());
+    let err = load_params(Some("thesys")).unwrap_err().to_string();
+    assert!(err.contains("'thesys'") && err.contains("big-brain-full-state, thesis"), "{err}");
     assert!("nobody".parse::<BotKind>().unwrap_err().contains("big-brain"));
 }
 

@@ -54,6 +54,8 @@ fn puzzle_files_and_batch_command() {
     assert!(err.contains("1 of 3 puzzle lines") && err.contains("puzzles.txt:4: "), "{err}");
     let err = read_puzzle("field=0_rrX&steps&goal=").unwrap_err().to_string();
     assert!(err.contains("character 11"), "{err}");
+    let err = format!("{:#}", read_puzzle(dir.join("nope.txt").to_str().unwrap()).unwrap_err());
+    assert!(err.contains("nope.txt: no such file, and not a puzzle: pon2 query"), "{err}");
     let missing = SolveBatchArgs {
         file: dir.join("nope.txt"),
         timeout_ms: None,

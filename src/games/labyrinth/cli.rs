@@ -8,7 +8,7 @@ use super::ai::BotKind;
 use super::experiment::Match;
 use super::level::Params;
 use crate::lab::runner::{BatchOptions, CommandLine, at_least_one, check_trace_index, print_text, run_cli};
-use crate::levels::{embedded, parse_ron, read_user_file};
+use crate::levels::{embedded, embedded_in, parse_ron, read_user_file};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -36,8 +36,8 @@ pub struct MatchArgs {
     /// Draw when no one has won after every player had this many turns.
     #[arg(long, default_value_t = 300, value_parser = at_least_one::<u32>)]
     pub max_rounds: u32,
-    /// Bot constants: a RON preset file, or the name of a bundled one (`thesis`); fields
-    /// left out keep the thesis's defaults.
+    /// Bot constants: a RON preset file, or the name of a bundled one (`thesis`,
+    /// `big-brain-full-state`); fields left out keep the thesis's defaults.
     #[arg(long)]
     pub params: Option<String>,
     /// Play only game INDEX of the seed and print each turn (the bot's insertion, rotation,
@@ -63,6 +63,10 @@ pub fn load_params(spec: Option<&str>) -> anyhow::Result<Params> {
         return Ok(parse_ron(&format!("levels/{bundled}"), text)?);
     }
     let path = PathBuf::from(spec);
+    if !path.exists() {
+        let bundled: Vec<&str> = embedded_in("labyrinth").filter_map(|(name, _)| name.strip_suffix(".ron")).collect();
+        bail!("unknown preset '{spec}': not a file and not one of {}", bundled.join(", "));
+    }
     let text = read_user_file(&path)?;
     Ok(parse_ron(&path.display().to_string(), &text)?)
 }

@@ -155,13 +155,17 @@ fn puzzle_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 /// A puzzle from the command line: the text itself, or the first puzzle line of a file.
 pub fn read_puzzle(arg: &str) -> anyhow::Result<Puzzle> {
-    let path = std::path::Path::new(arg);
-    if !arg.contains('=') && !arg.contains('?') && path.exists() {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {arg}"))?;
-        let Some((line, q)) = puzzle_lines(&text).next() else { bail!("{arg}: no puzzle line in the file") };
-        return parse_playable(q).with_context(|| format!("{arg}:{line}"));
+    // Every query and URL holds '=' or '?'; anything else is a file name.
+    if arg.contains('=') || arg.contains('?') {
+        return Ok(parse_playable(arg)?);
     }
-    Ok(parse_playable(arg)?)
+    if !std::path::Path::new(arg).exists() {
+        // A mistyped file name, most likely: say so before the parser's complaint.
+        return parse_playable(arg).with_context(|| format!("{arg}: no such file, and not a puzzle"));
+    }
+    let text = std::fs::read_to_string(arg).with_context(|| format!("cannot read {arg}"))?;
+    let Some((line, q)) = puzzle_lines(&text).next() else { bail!("{arg}: no puzzle line in the file") };
+    parse_playable(q).with_context(|| format!("{arg}:{line}"))
 }
 
 fn solve_one(a: SolveArgs) -> anyhow::Result<()> {
