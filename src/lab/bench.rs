@@ -24,6 +24,7 @@ pub struct Throughput {
     pub ops: u64,
     /// ...in this many seconds.
     pub seconds: f64,
+    /// Operations per second.
     pub per_second: f64,
 }
 

@@ -169,6 +169,7 @@ pub struct BatchOptions {
     /// always carry them): per-game figures for your own analysis.
     #[arg(long, requires = "json")]
     pub records: bool,
+    /// How to print.
     #[command(flatten)]
     pub output: OutputOptions,
 }
@@ -209,8 +210,11 @@ impl ProgressSink for indicatif::ProgressBar {
 /// Progress shared with a GUI: counters it can poll each frame, and a cancel flag.
 #[derive(Debug, Default)]
 pub struct SharedProgress {
+    /// Games finished so far.
     pub done: AtomicU64,
+    /// Games the run will play.
     pub total: AtomicU64,
+    /// Set by the GUI to stop the run early.
     pub cancel: AtomicBool,
 }
 
@@ -226,7 +230,9 @@ impl ProgressSink for SharedProgress {
 /// The records of the games played, in index order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Games<R> {
+    /// Each record's game index.
     pub indices: Vec<u64>,
+    /// The records, in index order.
     pub records: Vec<R>,
 }
 

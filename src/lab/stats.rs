@@ -83,9 +83,13 @@ pub fn median(xs: &[f64]) -> f64 {
 /// A head-to-head result between two sides, with everything the reports print about it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HeadToHead {
+    /// Games played.
     pub games: u64,
+    /// Games the first side won.
     pub wins: u64,
+    /// Games the first side lost.
     pub losses: u64,
+    /// Games neither side won.
     pub draws: u64,
     /// Wins over games (draws count as not won).
     pub win_rate: f64,

@@ -40,7 +40,9 @@ pub fn next_rank(f: usize, height: u8) -> Option<u8> {
 /// identifies it (the four copies of a rank are otherwise interchangeable).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Card {
+    /// Rank, 1 = A … 13 = K.
     pub rank: u8,
+    /// Place in the draw order, 0..52, which tells the four cards of a rank apart.
     pub id: u8,
 }
 
@@ -52,6 +54,7 @@ pub fn rank_char(rank: u8) -> char {
 /// The order in which the stock deals its 52 cards (ranks).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deal {
+    /// Ranks in draw order, 52 of them: four of each of 1..=13.
     pub ranks: Vec<u8>,
 }
 
@@ -87,7 +90,9 @@ impl Deal {
 /// Where the drawn card goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Target {
+    /// Onto foundation `i` (0..4).
     Foundation(u8),
+    /// Onto waste stack `i`.
     Stack(u8),
 }
 
@@ -103,18 +108,25 @@ impl std::fmt::Display for Target {
 /// A rule violation; the engine never panics on a bad move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
+    /// A draw was asked with no card left in the stock.
     #[error("the stock is empty")]
     StockEmpty,
+    /// No foundation of this index.
     #[error("foundation {0} does not exist")]
     NoFoundation(u8),
+    /// No waste stack of this index.
     #[error("stack {0} does not exist")]
     NoStack(u8),
+    /// The card is not the rank the foundation needs next.
     #[error("foundation {foundation} needs {needs}, not {card}")]
     WrongCard { foundation: u8, needs: char, card: char },
+    /// A card was asked of an empty stack.
     #[error("stack {0} is empty")]
     EmptyStack(u8),
+    /// A deal that is not 52 cards, four of each rank 1..=13.
     #[error("bad deal: {0}")]
     BadDeal(String),
+    /// A stack count outside 1..=16.
     #[error("{0} stacks: the engine supports 1..=16")]
     BadStackCount(usize),
 }
@@ -122,7 +134,9 @@ pub enum RuleError {
 /// What a player may see: everything but the order of the stock.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
+    /// Height of each foundation: how many cards it holds (0..=13).
     pub foundations: [u8; FOUNDATIONS],
+    /// Each waste stack, bottom card first.
     pub stacks: Vec<Vec<Card>>,
     /// The card to place now; `None` once the stock is empty.
     pub drawn: Option<Card>,
@@ -150,6 +164,7 @@ pub struct Game {
 }
 
 impl Game {
+    /// A new game of `deal` with `stacks` empty waste stacks (1..=16).
     pub fn new(deal: Deal, stacks: usize) -> Result<Game, RuleError> {
         if !(1..=MAX_STACKS).contains(&stacks) {
             return Err(RuleError::BadStackCount(stacks));
@@ -157,6 +172,7 @@ impl Game {
         Ok(Game { deal, next: 0, foundations: [0; FOUNDATIONS], stacks: vec![Vec::new(); stacks] })
     }
 
+    /// The deal being played (the stock's order: not for players).
     pub fn deal(&self) -> &Deal {
         &self.deal
     }

@@ -12,13 +12,17 @@ pub type Cell = u8;
 /// A set of cells, bit `c` for cell `c`.
 pub type Cells = u64;
 
+/// Cells per side of the board.
 pub const SIZE: u8 = 7;
+/// The set of every cell.
 pub const ALL: Cells = (1 << 49) - 1;
 
+/// The cell at column `x`, row `y` (0 = north).
 pub fn cell(x: u8, y: u8) -> Cell {
     y * SIZE + x
 }
 
+/// The column and row of a cell.
 pub fn xy(c: Cell) -> (u8, u8) {
     (c % SIZE, c / SIZE)
 }
@@ -29,6 +33,7 @@ pub fn is_fixed(c: Cell) -> bool {
     x % 2 == 0 && y % 2 == 0
 }
 
+/// Steps between two cells along rows and columns, ignoring walls.
 pub fn manhattan(a: Cell, b: Cell) -> u8 {
     let ((ax, ay), (bx, by)) = (xy(a), xy(b));
     ax.abs_diff(bx) + ay.abs_diff(by)
@@ -73,6 +78,7 @@ const LINES: [[Cell; 7]; 12] = {
 };
 
 impl Insertion {
+    /// The 12 insertion points in index order: N1 N3 N5 S1 S3 S5 W1 W3 W5 E1 E3 E5.
     pub const ALL: [Insertion; 12] = {
         let mut a = [Insertion(0); 12];
         let mut i = 0;
@@ -83,10 +89,12 @@ impl Insertion {
         a
     };
 
+    /// The insertion point of index `index` (0..12), as in [`Insertion::ALL`].
     pub fn new(index: u8) -> Option<Insertion> {
         (index < 12).then_some(Insertion(index))
     }
 
+    /// This point's index in [`Insertion::ALL`].
     pub fn index(self) -> u8 {
         self.0
     }
@@ -107,6 +115,7 @@ impl Insertion {
         &LINES[self.0 as usize]
     }
 
+    /// The seven cells of [`Insertion::line`] as a set.
     pub fn line_cells(self) -> Cells {
         self.line().iter().fold(0, |m, &c| m | 1 << c)
     }
@@ -154,6 +163,7 @@ impl fmt::Display for Insertion {
 pub struct Board {
     #[serde(with = "tiles49")]
     tiles: [Tile; 49],
+    /// The tile outside the board, inserted at the next turn.
     pub spare: Tile,
 }
 
@@ -234,18 +244,22 @@ impl Board {
         Board { tiles, spare }
     }
 
+    /// The tile on cell `c`.
     pub fn tile(&self, c: Cell) -> Tile {
         self.tiles[c as usize]
     }
 
+    /// The 49 tiles in cell order.
     pub fn tiles(&self) -> &[Tile] {
         &self.tiles
     }
 
+    /// The open passages between neighbouring cells.
     pub fn maze(&self) -> Maze {
         self.sides().maze()
     }
 
+    /// Which sides of each cell are open.
     pub fn sides(&self) -> Sides {
         let mut sides = Sides::default();
         for (c, t) in self.tiles.iter().enumerate() {

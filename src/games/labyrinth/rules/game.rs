@@ -11,21 +11,27 @@ use super::tile::Treasure;
 /// (the piece's own cell to stay put).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Turn {
+    /// Where the spare is pushed in.
     pub insertion: Insertion,
     /// Quarter turns clockwise, 0..4.
     pub rotation: u8,
+    /// The cell the piece moves to.
     pub dest: Cell,
 }
 
 /// Why a turn was refused.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum IllegalTurn {
+    /// A turn after someone won.
     #[error("the game is over")]
     GameOver,
+    /// The insertion that would push back the previous one.
     #[error("insertion {0} would undo the previous insertion")]
     Blocked(Insertion),
+    /// A rotation outside 0..4.
     #[error("rotation {0} is not 0-3")]
     Rotation(u8),
+    /// A destination the piece cannot reach.
     #[error("cell {0} is not reachable after the insertion")]
     Unreachable(Cell),
 }
@@ -33,7 +39,9 @@ pub enum IllegalTurn {
 /// One seat: start corner, piece, and the card stack (hidden except for revealed cards).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
+    /// The start corner, where a player with every card found must return.
     pub home: Cell,
+    /// The cell the piece stands on.
     pub pos: Cell,
     /// The whole stack in order; the first `found` are revealed.
     cards: Vec<Treasure>,
@@ -41,6 +49,7 @@ pub struct Player {
 }
 
 impl Player {
+    /// A seat at its start corner with its card stack, nothing revealed.
     pub fn new(home: Cell, cards: Vec<Treasure>) -> Player {
         Player { home, pos: home, cards, found: 0 }
     }
@@ -56,6 +65,7 @@ impl Player {
         &self.cards[self.found..]
     }
 
+    /// The cards already found, in order.
     pub fn revealed(&self) -> &[Treasure] {
         &self.cards[..self.found]
     }
@@ -65,6 +75,7 @@ impl Player {
         self.cards.get(self.found).copied()
     }
 
+    /// Cards not yet found.
     pub fn cards_left(&self) -> usize {
         self.cards.len() - self.found
     }
@@ -73,25 +84,32 @@ impl Player {
 /// A whole game: board, spare, previous insertion, players and whose turn it is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
+    /// The tiles on the board and the spare.
     pub board: Board,
+    /// The previous insertion: its opposite is blocked this turn.
     pub last: Option<Insertion>,
     players: Vec<Player>,
+    /// Whose turn it is (seat index).
     pub current: usize,
     /// Turns played by all players together.
     pub plies: u32,
+    /// The seat that won, once the game is over.
     pub winner: Option<usize>,
 }
 
 impl GameState {
+    /// A game on `board` with 2-4 seats, seat `first` to move.
     pub fn new(board: Board, players: Vec<Player>, first: usize) -> GameState {
         assert!((2..=4).contains(&players.len()) && first < players.len());
         GameState { board, last: None, players, current: first, plies: 0, winner: None }
     }
 
+    /// Every seat, in seat order.
     pub fn players(&self) -> &[Player] {
         &self.players
     }
 
+    /// Whether someone has won.
     pub fn is_over(&self) -> bool {
         self.winner.is_some()
     }

@@ -11,6 +11,7 @@ use super::tile::Treasure;
 /// The observer's current goal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Target {
+    /// A treasure card.
     Treasure(Treasure),
     /// Every card revealed: back to the start corner.
     Home,
@@ -19,20 +20,28 @@ pub enum Target {
 /// The public part of a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PublicPlayer {
+    /// Start corner.
     pub home: Cell,
+    /// Cell the piece stands on.
     pub pos: Cell,
+    /// Cards found so far, in order.
     pub revealed: Vec<Treasure>,
+    /// Cards still to find (their faces hidden).
     pub cards_left: usize,
 }
 
 /// One player's view of the game; built only by `GameState::observe`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
+    /// The tiles on the board and the spare.
     pub board: Board,
+    /// The previous insertion: its opposite is blocked this turn.
     pub last: Option<Insertion>,
     /// The observer's seat.
     pub me: usize,
+    /// What the observing seat is after now.
     pub target: Target,
+    /// Every seat as all players see it.
     pub players: Vec<PublicPlayer>,
 }
 

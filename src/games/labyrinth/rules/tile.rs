@@ -4,8 +4,11 @@ use serde::{Deserialize, Serialize};
 
 /// Open-side bits. A rotation by 90° clockwise turns N into E, E into S, and so on.
 pub const N: u8 = 1;
+/// Bit of an open east side.
 pub const E: u8 = 2;
+/// Bit of an open south side.
 pub const S: u8 = 4;
+/// Bit of an open west side.
 pub const W: u8 = 8;
 
 /// The three shapes, as open sides at the web project's rotation 0.
@@ -66,6 +69,7 @@ pub const TREASURES: [&str; 24] = [
 pub struct Tile {
     /// Open sides, [`N`] | [`E`] | [`S`] | [`W`] bits.
     pub open: u8,
+    /// The treasure drawn on the tile, if any.
     pub treasure: Option<Treasure>,
 }
 
@@ -82,10 +86,12 @@ impl Tile {
         Tile { open, ..self }
     }
 
+    /// Whether `side` ([`N`], [`E`], [`S`] or [`W`]) is open.
     pub fn is_open(self, side: u8) -> bool {
         self.open & side != 0
     }
 
+    /// Straight, corner or T, whatever the rotation.
     pub fn shape(self) -> Shape {
         match self.open.count_ones() {
             3 => Shape::T,

@@ -31,6 +31,7 @@ const fn repeat(column: u128) -> u128 {
 }
 
 impl Bits {
+    /// The set of no cell.
     pub const EMPTY: Bits = Bits(0);
     /// All 78 cells.
     pub const ALL: Bits = Bits(repeat(COLUMN_BITS));
@@ -55,11 +56,13 @@ impl Bits {
         self.0 & Bits::cell(col, row).0 != 0
     }
 
+    /// Whether no cell is in the set.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many cells are in the set.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()

@@ -25,12 +25,16 @@ pub struct Field {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("field line {line}, column {column}: {message}")]
 pub struct FieldError {
+    /// 1-based line of the ASCII text.
     pub line: usize,
+    /// 1-based column.
     pub column: usize,
+    /// What is wrong there.
     pub message: String,
 }
 
 impl Field {
+    /// An empty field.
     pub fn new() -> Field {
         Field::default()
     }

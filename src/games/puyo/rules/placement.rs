@@ -20,7 +20,9 @@ pub enum Rotation {
 /// A placement: the axis puyo's column (0-based) and the rotation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Placement {
+    /// The axis puyo's column, 0..6.
     pub col: u8,
+    /// Where the child puyo sits relative to the axis.
     pub rot: Rotation,
 }
 

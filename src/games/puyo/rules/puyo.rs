@@ -23,6 +23,7 @@ pub const MAX_COLORS: usize = 5;
 pub const KINDS: usize = 7;
 
 impl Puyo {
+    /// Every kind, in index order.
     pub const ALL: [Puyo; KINDS] =
         [Puyo::Red, Puyo::Green, Puyo::Blue, Puyo::Yellow, Puyo::Purple, Puyo::Garbage, Puyo::Hard];
 
@@ -38,6 +39,7 @@ impl Puyo {
         Puyo::ALL[i]
     }
 
+    /// Whether this is one of the five colours (not garbage of either kind).
     #[inline]
     pub const fn is_color(self) -> bool {
         (self as usize) < MAX_COLORS
@@ -65,11 +67,14 @@ impl Puyo {
 /// A falling pair: the axis puyo and the child puyo that rotates around it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Pair {
+    /// The puyo the pair turns around.
     pub axis: Puyo,
+    /// The puyo that turns around the axis.
     pub child: Puyo,
 }
 
 impl Pair {
+    /// A pair of these two puyos.
     pub const fn new(axis: Puyo, child: Puyo) -> Pair {
         Pair { axis, child }
     }

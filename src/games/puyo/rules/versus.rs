@@ -43,13 +43,16 @@ impl GarbageRule {
 /// Garbage on its way: amount and the tick from which it may fall.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InFlight {
+    /// Garbage puyos.
     pub amount: u32,
+    /// Tick at which the sender's chain has finished.
     pub from_tick: u32,
 }
 
 /// One side of a versus game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Side {
+    /// This side's field.
     pub field: Field,
     /// Index of the current pair in the shared sequence.
     pub next: usize,
@@ -57,10 +60,13 @@ pub struct Side {
     pub ready_at: u32,
     /// Garbage that falls before the next placement.
     pub pending: u32,
+    /// Garbage sent by the other side whose chain is still resolving.
     pub in_flight: Vec<InFlight>,
     /// Tsu score remainder below 70 carried to the next scoring.
     pub carry: u32,
+    /// Whether this side topped out.
     pub dead: bool,
+    /// Pairs placed.
     pub moves: u32,
     /// Longest chain fired.
     pub best_chain: u32,
@@ -101,22 +107,29 @@ impl Side {
 /// The result of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
+    /// Side 0 or 1 won.
     Win(usize),
+    /// Both topped out at the same tick, or the move limit came.
     Draw,
 }
 
 /// A two-player game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Versus {
+    /// The two players.
     pub sides: [Side; 2],
+    /// The pair sequence both sides draw from.
     pub pairs: Vec<Pair>,
+    /// Current time, in ticks (a placement takes one).
     pub tick: u32,
+    /// How a chain's score becomes garbage.
     pub rule: GarbageRule,
     /// Ticks each chain link takes, during which the other side keeps placing (spec: 1).
     pub link_ticks: u32,
 }
 
 impl Versus {
+    /// A game from `pairs`, with one tick per chain link (the spec's time model).
     pub fn new(pairs: Vec<Pair>, rule: GarbageRule) -> Versus {
         Versus { sides: [Side::default(), Side::default()], pairs, tick: 0, rule, link_ticks: 1 }
     }

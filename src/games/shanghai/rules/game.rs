@@ -10,23 +10,29 @@ use crate::games::shanghai::tileset::TileSet;
 /// A deal being played. The player sees it only through [`Game::observation`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Game {
+    /// The tile positions.
     pub layout: Arc<Layout>,
     /// The kind at each position of the layout (the deal).
     pub kinds: Vec<Kind>,
+    /// Tiles not yet removed.
     pub present: TileSet,
+    /// Moves played, in order.
     pub history: Vec<Move>,
 }
 
 impl Game {
+    /// A game of the deal `kinds` (one kind per position of `layout`).
     pub fn new(layout: Arc<Layout>, kinds: Vec<Kind>) -> Game {
         assert_eq!(layout.len(), kinds.len(), "a deal gives one kind per position");
         Game { present: layout.all(), layout, kinds, history: Vec::new() }
     }
 
+    /// Every legal move: pairs of free tiles of one kind.
     pub fn legal_moves(&self) -> Vec<Move> {
         legal_moves(&self.layout, &self.present, &self.kinds)
     }
 
+    /// Whether `m` removes two present free tiles of one kind.
     pub fn is_legal(&self, m: Move) -> bool {
         let [a, b] = m.tiles();
         a != b
@@ -55,6 +61,7 @@ impl Game {
         true
     }
 
+    /// Whether every tile is removed.
     pub fn is_won(&self) -> bool {
         self.present.is_empty()
     }

@@ -19,7 +19,9 @@ pub type Kind = u8;
 /// Removing two free tiles of one kind; `a < b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Move {
+    /// The lower tile index.
     pub a: u16,
+    /// The higher tile index.
     pub b: u16,
 }
 
@@ -29,6 +31,7 @@ impl Move {
         Move { a: a.min(b) as u16, b: a.max(b) as u16 }
     }
 
+    /// Both tile indices, lower first.
     pub fn tiles(&self) -> [usize; 2] {
         [self.a as usize, self.b as usize]
     }

@@ -14,7 +14,9 @@ pub const UNKNOWN: Kind = Kind::MAX;
 /// A player's view of a game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Observation {
+    /// The tile positions.
     pub layout: Arc<Layout>,
+    /// Tiles not yet removed.
     pub present: TileSet,
     /// Kind of each known remaining tile; [`UNKNOWN`] for hidden (and removed) ones.
     pub kinds: Vec<Kind>,
@@ -23,6 +25,7 @@ pub struct Observation {
 }
 
 impl Observation {
+    /// What a player sees of `game`: the kinds of visible tiles only.
     pub fn of(game: &Game) -> Observation {
         Observation::showing(game, |i| game.layout.is_visible(&game.present, i))
     }
@@ -48,6 +51,7 @@ impl Observation {
         Observation { layout: game.layout.clone(), present: game.present, kinds, remaining }
     }
 
+    /// Every legal move among the tiles whose kinds are seen.
     pub fn legal_moves(&self) -> Vec<Move> {
         legal_moves(&self.layout, &self.present, &self.kinds)
     }
