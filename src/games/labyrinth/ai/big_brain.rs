@@ -19,7 +19,10 @@ pub struct BigBrain(pub BigBrainParams);
 /// What the search found: the first turn of a plan reaching the target, its depth, and the
 /// children generated.
 pub struct Plan {
+    /// The plan's first turn and how many turns the plan takes; `None` when the budget ran out
+    /// (or no plan reaches the target).
     pub first: Option<(Turn, u32)>,
+    /// Children generated.
     pub children: u64,
 }
 

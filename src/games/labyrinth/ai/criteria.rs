@@ -17,7 +17,9 @@ use crate::lab::rng::GameRng;
 
 /// A bot that plays by one of the thesis's five criteria on its common search framework.
 pub struct CriterionBot {
+    /// Which criterion scores the children.
     pub criterion: Criterion,
+    /// The search framework's settings.
     pub search: SearchParams,
 }
 
@@ -90,6 +92,7 @@ struct Child {
 }
 
 impl CriterionBot {
+    /// A bot playing by `criterion`.
     pub fn new(criterion: Criterion, search: SearchParams) -> CriterionBot {
         CriterionBot { criterion, search }
     }

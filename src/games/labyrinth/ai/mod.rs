@@ -19,7 +19,9 @@ use crate::lab::rng::GameRng;
 /// A chosen turn, a short human-readable reason (for the log panel) and the search effort.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
+    /// The turn to play.
     pub turn: Turn,
+    /// Why, in a few words.
     pub why: String,
     /// Turn candidates (children) generated or boards evaluated.
     pub nodes: u64,
@@ -53,18 +55,28 @@ pub trait Bot: Send + Sync {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BotKind {
+    /// Uniform over legal insertions, then over reachable cells (the web project).
     Random,
+    /// Breadth-first search for the target over its own turns (the web project).
     BigBrain,
+    /// One ply: near other pieces, few cells they can reach (the web project).
     Saboteur,
+    /// The thesis's treasure-count criterion.
     TreasureCount,
+    /// The thesis's distance criterion.
     Distance,
+    /// The thesis's static-tile criterion.
     StaticTile,
+    /// The thesis's hybrid criterion.
     Hybrid,
+    /// The thesis's slide-direction criterion.
     SlideDirection,
+    /// asobi's own bot: the chance to reach the target next turn, and hindering the next player.
     Asobi,
 }
 
 impl BotKind {
+    /// Every bot, in the order the command line lists them.
     pub const ALL: [BotKind; 9] = [
         BotKind::Random,
         BotKind::BigBrain,
@@ -77,6 +89,7 @@ impl BotKind {
         BotKind::Asobi,
     ];
 
+    /// The name the command line and the app use.
     pub fn name(self) -> &'static str {
         match self {
             BotKind::Random => "random",
@@ -91,6 +104,7 @@ impl BotKind {
         }
     }
 
+    /// The bot of a command-line name.
     pub fn from_name(name: &str) -> Option<BotKind> {
         BotKind::ALL.into_iter().find(|k| k.name() == name)
     }

@@ -8,6 +8,7 @@ use crate::games::labyrinth::rules::{Board, Cell, Insertion, Maze, Observation, 
 /// A position in the search: the opponents stand still, only the board and pieces change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
+    /// The board after the turns so far.
     pub board: Board,
     /// The insertion that made this board (its opposite is barred next).
     pub last: Option<Insertion>,
@@ -17,12 +18,16 @@ pub struct Node {
 
 /// A node right after an insertion, before the move.
 pub struct Inserted {
+    /// The node after the insertion, pieces moved along.
     pub node: Node,
+    /// Its passages, to find the reachable cells.
     pub maze: Maze,
+    /// Quarter turns clockwise of the inserted spare.
     pub rotation: u8,
 }
 
 impl Inserted {
+    /// Where the spare went in.
     pub fn insertion(&self) -> Insertion {
         self.node.last.expect("an inserted node has its insertion")
     }

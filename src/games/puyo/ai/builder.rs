@@ -155,6 +155,7 @@ impl BuilderParams {
 /// A decision of the builder.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BuildChoice {
+    /// Where the pair goes.
     pub placement: Placement,
     /// The move fires the player's chain.
     pub fires: bool,
@@ -167,7 +168,9 @@ pub struct BuildChoice {
 /// A leaf's value and its longest potential chain.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Evaluation {
+    /// The leaf's value.
     pub value: f64,
+    /// Links of the longest chain the leaf's field can fire.
     pub links: u32,
 }
 

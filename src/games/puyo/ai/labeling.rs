@@ -21,8 +21,10 @@ pub enum Relation {
 /// How a pair weight is made from the two label weights (spec §5 (4)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum WeightRule {
+    /// A relation's weight is the mean of its two labels' weights (the paper's default).
     #[default]
     Mean,
+    /// The smaller of the two labels' weights.
     Min,
 }
 
@@ -32,6 +34,7 @@ pub struct CompileOptions {
     /// The paper's boundary rule: a boundary cell must differ from every adjacent body label
     /// even where sharing its color would not break the chain (so every link pops exactly 4).
     pub boundary_rule: bool,
+    /// How two labels' weights become the weight of their relation.
     pub weight_rule: WeightRule,
     /// Colors of the game: the X graph of the body labels must be colorable with them.
     pub colors: usize,
@@ -70,7 +73,9 @@ pub type Labels = [[Option<char>; WIDTH]; HEIGHT];
 /// The truth table over all labels (body uppercase first, then boundary lowercase).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TruthTable {
+    /// Every label, body labels first.
     pub labels: Vec<char>,
+    /// `relation[i][j]` between `labels[i]` and `labels[j]`.
     pub relation: Vec<Vec<Relation>>,
 }
 
@@ -79,6 +84,7 @@ impl TruthTable {
         self.labels.iter().position(|&l| l == label).expect("known label")
     }
 
+    /// The relation between labels `a` and `b`.
     pub fn get(&self, a: char, b: char) -> Relation {
         self.relation[self.index(a)][self.index(b)]
     }
@@ -113,7 +119,9 @@ impl TruthTable {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{file}: {message}")]
 pub struct TemplateError {
+    /// The file (or group name) at fault.
     pub file: String,
+    /// What is wrong with it.
     pub message: String,
 }
 

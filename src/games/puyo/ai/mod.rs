@@ -23,6 +23,7 @@ use super::rules::{Bits, Field, GarbageRule, Pair, Placement, Puyo};
 /// What a player may see when deciding.
 #[derive(Clone, Copy, Debug)]
 pub struct Observation<'a> {
+    /// The player's own field.
     pub field: &'a Field,
     /// The current pair followed by the previews.
     pub pairs: &'a [Pair],
@@ -47,8 +48,11 @@ impl<'a> Observation<'a> {
 /// A move, whether it is meant as the firing of the player's chain, and why it was chosen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
+    /// Where the pair goes.
     pub placement: Placement,
+    /// Whether this move fires the player's chain.
     pub fires: bool,
+    /// Why, for the log and `--trace`.
     pub why: String,
 }
 
@@ -102,8 +106,11 @@ pub enum Extension {
 pub struct AiParams {
     /// Template group: stairs8, sandwich8, domino6 or all.
     pub group: String,
+    /// The template player's search.
     pub template: TemplateParams,
+    /// How labeling tables compile into template matrices.
     pub compile: CompileOptions,
+    /// Potential maximization's settings (plies, firing rules, virtual drops).
     pub potential: PotentialParams,
     /// asobi's chain builder (single-player games).
     pub builder: BuilderParams,
@@ -157,12 +164,15 @@ pub fn fires_chain(field: &Field, links: u32) -> bool {
 /// A ready player: its kind, parameters and compiled templates (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct Player {
+    /// Which player this is.
     pub kind: AiKind,
+    /// Its parameters.
     pub params: AiParams,
     templates: Arc<Vec<Template>>,
 }
 
 impl Player {
+    /// A player of `kind`; compiles the template group when the kind plays by templates.
     pub fn new(kind: AiKind, mut params: AiParams) -> Result<Player, TemplateError> {
         if kind == AiKind::Asobi {
             // asobi's versus player: potential maximization reading unseen pairs by virtual drops,
@@ -177,6 +187,7 @@ impl Player {
         Ok(Player { kind, params, templates: Arc::new(templates) })
     }
 
+    /// The compiled templates (empty for players without them).
     pub fn templates(&self) -> &[Template] {
         &self.templates
     }

@@ -48,6 +48,7 @@ impl Default for PotentialParams {
 /// A decision of the potential player.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PotentialChoice {
+    /// Where the pair goes.
     pub placement: Placement,
     /// The move is played to fire (special cases a-c, or forced).
     pub fires: bool,
@@ -80,9 +81,13 @@ fn connections(f: &Field) -> u32 {
 /// A chain started by virtual drops: `puyos` puyos of `color` dropped into column `col`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Trigger {
+    /// Column the puyos are dropped into.
     pub col: usize,
+    /// Their colour.
     pub color: Puyo,
+    /// How many are dropped.
     pub puyos: u32,
+    /// The chain they set off.
     pub chain: Chain,
 }
 

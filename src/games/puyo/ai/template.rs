@@ -12,14 +12,17 @@ const SLOTS: usize = 16 * WIDTH;
 /// One compiled template: the labeled table it came from and its matrix.
 #[derive(Clone, Debug)]
 pub struct Template {
+    /// The name in the file, e.g. "stairs 8-chain #1".
     pub name: String,
     /// Links the formation fires (0 for the domino).
     pub chain: u32,
     /// The labeling table with boundary labels.
     pub labels: Labels,
+    /// Stage 2: S, X or don't care for each pair of labels.
     pub truth: TruthTable,
     /// Weight per label (stage 3).
     pub weights: Vec<(char, u32)>,
+    /// How label weights became relation weights.
     pub rule: WeightRule,
     /// Labeled cells (nonzero rows of the matrix).
     cells: Bits,
@@ -38,7 +41,9 @@ pub struct Template {
 /// A template's match against one field: Σ max(0, s_ij t_ij), or a conflict (−∞).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Match {
+    /// A hard constraint is broken: the field cannot become this template.
     Conflict,
+    /// The sum of the satisfied relations' weights.
     Sum(f64),
 }
 

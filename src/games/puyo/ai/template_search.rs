@@ -38,7 +38,9 @@ pub enum Select {
 /// Parameters of the template player.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TemplateParams {
+    /// Plies searched: 1-3, the current pair and the previewed ones.
     pub depth: usize,
+    /// How a leaf's value is read from its templates' scores.
     pub select: Select,
     /// A template counts as complete at this score (paper: 0.95).
     pub completion: f64,
@@ -58,11 +60,13 @@ impl Default for TemplateParams {
 /// The best first move found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TemplateChoice {
+    /// The first move towards the best leaf.
     pub placement: Placement,
     /// The leaf's value under the selection rule.
     pub value: f64,
     /// Best template at that leaf and its score.
     pub template: usize,
+    /// That template's match score.
     pub score: f64,
     /// The first move fires a completed template.
     pub fires: bool,

@@ -10,7 +10,9 @@ use crate::games::shanghai::tileset::TileSet;
 /// A certain move and the rule (1-4) that found it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CertainMove {
+    /// The move.
     pub mv: Move,
+    /// The certain-move rule, 1-4 (spec §6.2).
     pub rule: u8,
     /// Rule 4 only: the dominating tile with the other partner. Not always safe, as the
     /// paper's rule is not: the tile left behind can still end up locked (seen in sampled

@@ -21,10 +21,12 @@ impl Default for Weights {
 }
 
 impl Weights {
+    /// The weights in feature order: dominated, moves, upper, floating, unknown.
     pub fn as_array(&self) -> [f64; 5] {
         [self.dominated, self.moves, self.upper, self.floating, self.unknown]
     }
 
+    /// Weights from an array in the order of [`Weights::as_array`].
     pub fn from_array(w: [f64; 5]) -> Weights {
         Weights { dominated: w[0], moves: w[1], upper: w[2], floating: w[3], unknown: w[4] }
     }
@@ -35,6 +37,7 @@ impl Weights {
 /// by looking only at the tiles it frees.
 #[derive(Clone, Debug)]
 pub struct PositionStats {
+    /// The free tiles of S.
     pub free: TileSet,
     free_of: [u8; 256],
 }

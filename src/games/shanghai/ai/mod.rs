@@ -55,7 +55,9 @@ const SAMPLE_NODES: u64 = 300;
 /// A decision and why it was taken (shown in the app's log).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
+    /// The move to play.
     pub mv: Move,
+    /// Why: a certain-move rule, or the searched value.
     pub why: String,
     /// Mean value of every legal move searched (empty for a certain move).
     pub values: Vec<(Move, f64)>,
@@ -87,6 +89,7 @@ pub struct PlayerParams {
     pub n: u32,
     /// Search depth D (root moves are depth 1).
     pub depth: u32,
+    /// The action value's feature weights.
     pub weights: Weights,
     /// Score cleared/stuck positions 1/0 also at depth D (spec §6.4 default; false is the
     /// paper's rule: a move at depth D is worth its action value alone).
@@ -125,6 +128,7 @@ pub struct PlayerParams {
     /// files ran with).
     #[serde(default)]
     pub risk_worlds: u32,
+    /// Moves whose mean value lies within this of the best one's are judged by the risk check.
     #[serde(default = "default_risk_window")]
     pub risk_window: f64,
     /// How the risk check tells that a move loses a world (old files: the lock judge).
@@ -180,6 +184,7 @@ impl PlayerParams {
 /// The paper's virtual player.
 #[derive(Clone, Debug, Default)]
 pub struct VirtualPlayer {
+    /// n, D, weights and asobi's extensions.
     pub params: PlayerParams,
 }
 

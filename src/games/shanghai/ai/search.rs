@@ -37,10 +37,13 @@ use crate::games::shanghai::tileset::TileSet;
 
 /// A search in one world.
 pub struct Search<'a> {
+    /// The tile positions.
     pub layout: &'a Layout,
     /// The kind of every position (sampled where hidden from the player).
     pub kinds: &'a [Kind],
+    /// How many kinds the deal has.
     pub n_kinds: usize,
+    /// The player's settings.
     pub params: &'a PlayerParams,
     /// The peeking solver of this world, for its dead-end test.
     solver: Solver<'a>,
@@ -53,6 +56,7 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
+    /// A search in the world `kinds`.
     pub fn new(layout: &'a Layout, kinds: &'a [Kind], n_kinds: usize, params: &'a PlayerParams) -> Search<'a> {
         let solver = Solver::new(layout, kinds);
         Search {

@@ -49,7 +49,9 @@ use crate::lab::rng::{GameRng, game_rng, mix64};
 /// The verdict on a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
+    /// The solver found a way to clear the deal.
     Solvable,
+    /// No way to clear it exists.
     Unsolvable,
     /// The node budget ran out first (or the deal has a kind of more than four tiles).
     Undecided,
@@ -194,6 +196,7 @@ pub struct Solver<'a> {
     /// A kind has more than four tiles: not handled.
     oversized: bool,
     lost: HashSet<Key, BuildHasherDefault<PassThrough>>,
+    /// Positions searched so far.
     pub nodes: u64,
     budget: u64,
     /// Shuffles branching orders after the first restart.

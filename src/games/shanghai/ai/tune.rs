@@ -19,20 +19,28 @@ use crate::lab::rng::sub_rng;
 /// Tuner settings.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TuneOptions {
+    /// Generator instances in the training set.
     pub instances: u64,
+    /// Plays of each instance.
     pub plays: u64,
     /// The player whose weights are tuned (n, D, extensions); its weights are the start point.
     pub player: PlayerParams,
+    /// Starting change tried on each weight; halved after a round with no gain.
     pub step: f64,
+    /// Rounds of trying every weight ± step.
     pub rounds: u32,
+    /// Seed of the training instances and of the player's draws.
     pub seed: u64,
 }
 
 /// One accepted or rejected trial.
 #[derive(Clone, Debug, Serialize)]
 pub struct Trial {
+    /// The weights tried.
     pub weights: Weights,
+    /// Their mean solve rate on the training set.
     pub solve_rate: f64,
+    /// Whether they were kept.
     pub accepted: bool,
 }
 
