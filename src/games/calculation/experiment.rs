@@ -15,17 +15,23 @@ use crate::lab::stats::wilson95;
 /// `asobi calc play`: the assignment-plan player on deals 0..N of the seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Play {
+    /// Waste stacks (the paper: 3 or 4).
     pub stacks: usize,
+    /// Deals played: 0..deals of the seed.
     pub deals: u64,
+    /// The player's settings.
     pub player: PlannerParams,
     /// Also run the oracle on each deal (within these limits), to report wins as a share of
     /// the winnable deals; `None` = player only.
     pub oracle: Option<oracle::Limits>,
 }
 
+/// One deal played.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayRecord {
+    /// Every card reached the foundations.
     pub won: bool,
+    /// Milliseconds the game took.
     pub ms: f64,
     /// The oracle's verdict when asked for.
     pub oracle: Option<OracleVerdict>,
@@ -35,8 +41,11 @@ pub struct PlayRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OracleVerdict {
+    /// The oracle found a winning play.
     Winnable,
+    /// The oracle proved that no play wins.
     Unwinnable,
+    /// The oracle's limits ran out first.
     Unknown,
 }
 
@@ -109,16 +118,21 @@ impl Experiment for Play {
 /// `asobi calc oracle`: the perfect-information oracle on deals 0..N of the seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Oracle {
+    /// Waste stacks.
     pub stacks: usize,
+    /// Deals decided: 0..deals of the seed.
     pub deals: u64,
     /// What the oracle may spend per deal ([`oracle::solve`]).
     #[serde(flatten)]
     pub limits: oracle::Limits,
 }
 
+/// One deal decided.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OracleRecord {
+    /// Whether the deal can be won.
     pub verdict: OracleVerdict,
+    /// Milliseconds the oracle took.
     pub ms: f64,
 }
 

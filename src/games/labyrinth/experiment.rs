@@ -19,38 +19,51 @@ use crate::lab::stats::{elo_diff, mean, wilson95};
 /// `asobi labyrinth match`: `games` games between `players` (seat order = turn order).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Match {
+    /// The bots, in seat order.
     pub players: Vec<BotKind>,
+    /// Games played.
     pub games: u64,
     /// First player = game index mod players (each bot first in an equal share of games);
     /// otherwise drawn from the game's seed.
     pub alternate_first: bool,
     /// A game still running after every player had this many turns is a draw.
     pub max_rounds: u32,
+    /// The bots' constants.
     pub params: Params,
 }
 
 /// One game's result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The seat that moved first.
     pub first: u8,
+    /// The seat that won; `None` for a draw.
     pub winner: Option<u8>,
     /// The winner's own turns (the cap for a draw).
     pub rounds: u32,
+    /// Turns of all seats together.
     pub plies: u32,
     /// Unrevealed cards of each seat at the end.
     pub cards_left: Vec<u8>,
-    /// Thinking time, turns, search nodes and budget-exhausted turns of each seat.
+    /// Thinking time of each seat, in milliseconds.
     pub ms: Vec<f64>,
+    /// Turns each seat played.
     pub turns: Vec<u32>,
+    /// Search nodes each seat generated.
     pub nodes: Vec<u64>,
+    /// Turns on which each seat's search ran out of budget.
     pub exhausted: Vec<u32>,
 }
 
 /// One turn of a traced game: the seat that moved, its bot's decision and the game after it.
 pub struct TracedTurn<'a> {
+    /// The seat that moved.
     pub seat: usize,
+    /// Its bot.
     pub bot: BotKind,
+    /// What the bot chose and why.
     pub decision: &'a Decision,
+    /// The game after the turn.
     pub state: &'a GameState,
     /// The turn reached the seat's target treasure.
     pub found_treasure: bool,
@@ -238,4 +251,5 @@ fn by_first(distinct: &[&str], names: &[&str], records: &[GameRecord]) -> Value 
     Value::Object(out)
 }
 
+/// How `asobi merge` combines this game's shard files, by experiment name.
 pub const MERGERS: &[(&str, MergeFn)] = &[(Match::NAME, merge::<Match>)];

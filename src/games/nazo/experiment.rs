@@ -11,12 +11,15 @@ use super::generator::{GenParams, Generated, generate};
 use super::io::pon2;
 use super::puzzle::placement_pon2;
 
+/// How `asobi merge` combines this game's shard files, by experiment name.
 pub const MERGERS: &[(&str, MergeFn)] = &[(GenerateExperiment::NAME, merge::<GenerateExperiment>)];
 
 /// `asobi nazo generate`: `count` puzzles with `params`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GenerateExperiment {
+    /// What to generate and how.
     pub params: GenParams,
+    /// Puzzles asked for.
     pub count: u64,
 }
 
@@ -29,6 +32,7 @@ pub fn numbered_puzzle(params: &GenParams, seed: u64, index: u64) -> Option<Gene
 /// One generated puzzle (or a give-up after `max_candidates`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GenerateRecord {
+    /// Candidate puzzles drawn for this one (all of `max_candidates` on a give-up).
     pub candidates: u64,
     /// Time spent on this puzzle, one thread.
     pub ms: f64,
@@ -36,6 +40,7 @@ pub struct GenerateRecord {
     pub pon2: Option<String>,
     /// The (unique, by default) solution in pon2 placement notation.
     pub solution: Vec<String>,
+    /// Solutions of the accepted puzzle (0 on a give-up).
     pub solutions: u64,
 }
 

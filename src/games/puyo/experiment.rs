@@ -49,12 +49,15 @@ pub struct TracedMove<'a> {
     pub side: usize,
     /// The player's 1-based move number.
     pub number: u32,
+    /// The pair placed.
     pub pair: Pair,
     /// Garbage waiting to fall on the player when it decided (versus).
     pub pending: u32,
+    /// Where the player put it and why.
     pub decision: &'a Decision,
     /// The field after the move and its chain.
     pub field: &'a Field,
+    /// The chain the move set off.
     pub chain: Chain,
     /// The other player's field at that time (versus).
     pub opponent: Option<&'a Field>,
@@ -77,18 +80,24 @@ pub trait Traced: Experiment {
 /// E1: moves until the template player's best template scores >= the completion threshold.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Build {
+    /// The template player's settings.
     pub params: AiParams,
+    /// Trials played.
     pub trials: u64,
     /// A trial that has not completed after this many moves (or died) failed.
     pub max_moves: u32,
+    /// Colours in play (3-5).
     pub colors: usize,
 }
 
 /// One E1 trial.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BuildRecord {
+    /// The best template reached the completion score.
     pub completed: bool,
+    /// Moves played until then (or until the trial ended).
     pub moves: u32,
+    /// Milliseconds per move, decisions and engine together (one thread).
     pub ms: f64,
     /// At completion, the formation fires its chain (the completing move fires it, or a
     /// trigger of at most 3 puyos would): the score threshold does not guarantee it.
@@ -232,11 +241,15 @@ fn ms_per(start: Instant, moves: u32) -> f64 {
 /// E2: single-player chain building; the game ends when the player fires its chain.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Endless {
+    /// The player.
     pub ai: AiKind,
+    /// Its settings.
     pub params: AiParams,
+    /// Games played.
     pub games: u64,
     /// A game that has not fired after this many moves ends with no chain.
     pub max_moves: u32,
+    /// Colours in play (3-5).
     pub colors: usize,
     /// An upper bound on firing: the player never fires because few cells are empty (special
     /// case (a) off), and each game records the largest chain (by attack) that its current
@@ -249,11 +262,15 @@ pub struct Endless {
 /// One E2 game: the fired chain (0 if the player died or never fired).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EndlessRecord {
+    /// Links of the fired chain.
     pub chain: u32,
+    /// Its attack by the paper's formula.
     pub attack: u32,
     /// 1-based move that fired; 0 if none.
     pub fire_move: u32,
+    /// Moves played.
     pub moves: u32,
+    /// Milliseconds per move, decisions and engine together (one thread).
     pub ms: f64,
     /// Template-based players: the first move after which the best template scored above the
     /// combined player's switch threshold (0 if never)...
@@ -371,17 +388,23 @@ impl Traced for Endless {
 /// E3: head-to-head games on the tick model.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct VersusExp {
+    /// Player 1 (side 0).
     pub p1: AiKind,
+    /// Player 2 (side 1).
     pub p2: AiKind,
+    /// Both players' settings.
     pub params: AiParams,
+    /// Games played.
     pub games: u64,
     /// Ticks after which a game is a draw.
     pub max_ticks: u32,
+    /// How chains turn into garbage.
     #[serde(default)]
     pub garbage: GarbageRule,
     /// Ticks each chain link takes (spec: 1; see [`Versus::link_ticks`]).
     #[serde(default = "one_tick")]
     pub link_ticks: u32,
+    /// Colours in play (3-5).
     pub colors: usize,
 }
 
@@ -392,8 +415,11 @@ fn one_tick() -> u32 {
 /// One E3 game.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct VersusRecord {
+    /// Who won, or a draw.
     pub outcome: Outcome,
+    /// Ticks the game lasted.
     pub ticks: u32,
+    /// Milliseconds per move, decisions and engine together (one thread).
     pub ms: f64,
     /// Per side, its first chain of at least `ATTACK_LINKS` links (who attacks first, and
     /// with what, decides most games).
@@ -404,9 +430,11 @@ pub struct VersusRecord {
 /// A chain fired in a versus game.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Attack {
+    /// The tick it was fired at.
     pub tick: u32,
     /// The side's move that fired it.
     pub moves: u32,
+    /// Its links.
     pub links: u32,
 }
 

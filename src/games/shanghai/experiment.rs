@@ -29,12 +29,14 @@ const LOCK_RISK_STREAM: u64 = 0x10C4;
 /// self-contained; built once per process.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OnLayout {
+    /// The layout as its file holds it.
     pub file: LayoutFile,
     #[serde(skip)]
     built: OnceLock<Arc<Layout>>,
 }
 
 impl OnLayout {
+    /// An experiment's copy of `layout`.
     pub fn new(layout: &Layout) -> OnLayout {
         OnLayout { file: layout.to_file(""), built: OnceLock::from(Arc::new(layout.clone())) }
     }
@@ -48,7 +50,9 @@ impl OnLayout {
 /// Where the deals come from: the generator or random deals by index, or a fixed list.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Deals {
+    /// Deal `index` of the generator or of random dealing.
     Source(DealSource),
+    /// A list of deals (instance files), played in order.
     Fixed(Vec<Vec<Kind>>),
 }
 
@@ -76,10 +80,15 @@ fn ms(start: Instant) -> f64 {
 /// `eval`: a virtual player on `instances` deals, `plays` times each (paper §4.1).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Eval {
+    /// The layout played.
     pub layout: OnLayout,
+    /// Deals played.
     pub instances: u64,
+    /// Plays of each deal.
     pub plays: u64,
+    /// The player's settings.
     pub player: PlayerParams,
+    /// Where the deals come from.
     pub deals: Deals,
     /// Also find, in each lost game, the move after which the real deal became unsolvable.
     #[serde(default)]
@@ -95,9 +104,12 @@ pub struct Eval {
     pub lock_risk: u32,
 }
 
+/// One play of one deal.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EvalRecord {
+    /// Every tile was removed.
     pub solved: bool,
+    /// Milliseconds the play took.
     pub ms: f64,
     /// With [`Eval::blunders`], for a lost game: why it was lost and the tiles left then.
     #[serde(default)]
@@ -160,6 +172,7 @@ pub struct TracedDecision<'a> {
     pub number: u32,
     /// Tiles on the board before the move.
     pub tiles_left: u32,
+    /// The player's move and why.
     pub decision: &'a Decision,
     /// The kind of the two tiles removed.
     pub kind: Kind,
@@ -347,15 +360,22 @@ fn lock_risk_summary(records: &[EvalRecord]) -> Value {
 /// `oracle`: perfect-information solvability of deals (spec §9).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Oracle {
+    /// The layout.
     pub layout: OnLayout,
+    /// Deals decided.
     pub deals: u64,
+    /// Generator or random deals.
     pub source: DealSource,
 }
 
+/// One deal decided.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OracleRecord {
+    /// Solvable, unsolvable or undecided.
     pub verdict: Verdict,
+    /// Positions the solver searched.
     pub nodes: u64,
+    /// Milliseconds it took.
     pub ms: f64,
 }
 
@@ -394,10 +414,15 @@ impl Experiment for Oracle {
 /// `generate`: generator instances measured by a weak and a strong player (paper §3, §5).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Generate {
+    /// The layout.
     pub layout: OnLayout,
+    /// Instances generated.
     pub count: u64,
+    /// Plays of each instance by each player.
     pub plays: u64,
+    /// The weak player's settings.
     pub weak: PlayerParams,
+    /// The strong player's settings.
     pub strong: PlayerParams,
     /// A skill instance: weak rate below this ...
     pub weak_max: f64,
@@ -408,8 +433,11 @@ pub struct Generate {
 /// One generated instance: its solve rate by the weak and by the strong player.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GenerateRecord {
+    /// The weak player's solve rate.
     pub weak_rate: f64,
+    /// The strong player's solve rate.
     pub strong_rate: f64,
+    /// Milliseconds both took.
     pub ms: f64,
 }
 
