@@ -237,6 +237,7 @@ pub struct TuneArgs {
     /// Rounds of coordinate search (10 trials each).
     #[arg(long, default_value_t = 3)]
     pub rounds: u32,
+    /// Seed of the training deals and of the player's draws (as `eval --seed`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (default: all cores).
