@@ -11,15 +11,23 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
+    /// Big Brain's node budget and visited rule.
     pub big_brain: BigBrainParams,
+    /// Saboteur's bonus and penalty.
     pub saboteur: SaboteurParams,
     /// The thesis's common search framework (§3.1), shared by the five criteria.
     pub search: SearchParams,
+    /// The treasure-count criterion's weights.
     pub treasure_count: Criterion,
+    /// The distance criterion's weights.
     pub distance: Criterion,
+    /// The static-tile criterion's weights.
     pub static_tile: Criterion,
+    /// The hybrid criterion's weights.
     pub hybrid: Criterion,
+    /// The slide-direction criterion's weights.
     pub slide_direction: Criterion,
+    /// asobi's bot.
     pub asobi: AsobiParams,
 }
 
@@ -96,7 +104,9 @@ impl Default for SearchParams {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Criterion {
+    /// When the destination is the target itself.
     pub target: f64,
+    /// Added to every child's score.
     pub base: f64,
     /// Per unit of Manhattan distance from the destination to the target.
     pub distance: f64,

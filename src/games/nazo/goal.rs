@@ -29,6 +29,7 @@ pub enum GoalKind {
 }
 
 impl GoalKind {
+    /// Every kind, in pon2 order.
     pub const ALL: [GoalKind; 7] = [
         GoalKind::Chain,
         GoalKind::Color,
@@ -39,6 +40,7 @@ impl GoalKind {
         GoalKind::AccumCount,
     ];
 
+    /// The pon2 number.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -52,14 +54,18 @@ impl GoalKind {
 /// The colour a goal talks about (the index is the pon2 number).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GoalColor {
+    /// Every puyo, garbage included.
     All,
+    /// Garbage puyos.
     Garbage,
+    /// Any of the five colours.
     Colored,
     /// One of the five colours.
     Puyo(Puyo),
 }
 
 impl GoalColor {
+    /// The pon2 number.
     pub fn index(self) -> usize {
         match self {
             GoalColor::All => 0,
@@ -69,6 +75,7 @@ impl GoalColor {
         }
     }
 
+    /// The colour of a pon2 number.
     pub fn from_index(i: usize) -> Option<GoalColor> {
         match i {
             0 => Some(GoalColor::All),
@@ -115,7 +122,9 @@ impl GoalColor {
 /// Exactly n, or at least n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Operator {
+    /// Exactly n.
     Exact,
+    /// At least n.
     AtLeast,
 }
 
@@ -132,9 +141,13 @@ impl Operator {
 /// The main goal: kind, colour (all for colourless kinds), value and operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MainGoal {
+    /// What is counted.
     pub kind: GoalKind,
+    /// Whose puyos.
     pub color: GoalColor,
+    /// The goal's n.
     pub value: u32,
+    /// Exactly or at least n.
     pub operator: Operator,
 }
 
@@ -152,7 +165,9 @@ impl MainGoal {
 /// A goal: an optional main goal plus an optional "clear every puyo of this colour".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Goal {
+    /// The main goal, if any.
     pub main: Option<MainGoal>,
+    /// The colour to clear from the field, if any.
     pub clear: Option<GoalColor>,
 }
 
@@ -189,7 +204,9 @@ impl LinkView for Link {
 /// What has been popped since step 1 (for the Accum kinds).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Popped {
+    /// Puyos popped of each colour.
     pub per_color: [u32; 5],
+    /// Garbage puyos popped.
     pub garbage: u32,
 }
 

@@ -18,12 +18,14 @@ pub struct PuzzleSet {
     /// Where the puzzles come from.
     #[serde(default)]
     pub source: String,
+    /// The puzzles, in the order the picker shows them.
     pub puzzles: Vec<PuzzleEntry>,
 }
 
 /// One puzzle of a set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PuzzleEntry {
+    /// Shown in the picker.
     pub name: String,
     /// pon2 query: `field=0_…&steps=…&goal=…`.
     pub query: String,

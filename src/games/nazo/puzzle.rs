@@ -9,6 +9,7 @@ use super::goal::Goal;
 /// One entry of the puzzle's sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
+    /// A pair to place.
     Pair(Pair),
     /// A garbage drop: how many garbage puyos fall into each column.
     Garbage([u8; WIDTH]),
@@ -17,8 +18,11 @@ pub enum Step {
 /// A Nazo Puyo puzzle.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Puzzle {
+    /// The start field.
     pub field: Field,
+    /// The pairs and garbage drops, in order.
     pub steps: Vec<Step>,
+    /// What solves the puzzle.
     pub goal: Goal,
 }
 

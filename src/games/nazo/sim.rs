@@ -154,7 +154,9 @@ pub fn link_labels(field: &Field) -> [[u8; HEIGHT]; WIDTH] {
 pub struct PoppedGroup {
     /// 0-based step and 1-based link.
     pub step: usize,
+    /// The link it popped in, 1-based.
     pub link: u8,
+    /// The colour popped.
     pub color: Puyo,
     /// Its start-field puyos as (column, row) on the start field.
     pub start_cells: Vec<(usize, usize)>,

@@ -45,6 +45,7 @@ pub struct Solved {
     pub solutions: Vec<Vec<Placement>>,
     /// Placements played (a last step's placements that cannot pop or chain are not played).
     pub nodes: u64,
+    /// The time limit ran out before the search finished: the verdict is unproven.
     pub timed_out: bool,
 }
 

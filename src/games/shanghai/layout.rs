@@ -13,15 +13,20 @@ use super::tileset::TileSet;
 /// A tile anchor: column `x` and row `y` in half-tile units, level `z` (0 = on the table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Pos {
+    /// Column, in half tiles.
     pub x: i32,
+    /// Row, in half tiles.
     pub y: i32,
+    /// Level, 0 on the table.
     pub z: i32,
 }
 
 /// A layout with its precomputed neighbourhoods.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
+    /// The name (bundled name or file stem).
     pub name: String,
+    /// Each tile's anchor.
     pub positions: Vec<Pos>,
     /// Tiles lying on tile i.
     pub above: Vec<TileSet>,
@@ -30,7 +35,9 @@ pub struct Layout {
     pub covers: Vec<Vec<(usize, u8)>>,
     /// Tiles tile i lies on.
     pub below: Vec<TileSet>,
+    /// Tiles touching tile i on its left (on its level).
     pub left: Vec<TileSet>,
+    /// Tiles touching tile i on its right (on its level).
     pub right: Vec<TileSet>,
 }
 
@@ -81,10 +88,12 @@ impl Layout {
         Ok(layout)
     }
 
+    /// A layout from its file form, checked.
     pub fn from_file(file: &LayoutFile) -> Result<Layout, String> {
         Layout::new(&file.name, file.tiles.iter().map(|&(x, y, z)| Pos { x, y, z }).collect())
     }
 
+    /// The file form, with `description`.
     pub fn to_file(&self, description: &str) -> LayoutFile {
         LayoutFile {
             name: self.name.clone(),
@@ -93,14 +102,17 @@ impl Layout {
         }
     }
 
+    /// Number of tiles.
     pub fn len(&self) -> usize {
         self.positions.len()
     }
 
+    /// Whether the layout has no tile.
     pub fn is_empty(&self) -> bool {
         self.positions.is_empty()
     }
 
+    /// The set of every tile.
     pub fn all(&self) -> TileSet {
         TileSet::first(self.len())
     }

@@ -9,8 +9,11 @@ use serde::{Deserialize, Serialize};
 /// as in KMahjongg (spec §2.2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LayoutFile {
+    /// Its name, as commands and the app name it.
     pub name: String,
+    /// Where it comes from, shown by `shanghai layouts`.
     pub description: String,
+    /// Tile anchors `(x, y, z)`.
     pub tiles: Vec<(i32, i32, i32)>,
 }
 
@@ -32,7 +35,9 @@ pub struct Weights {
 /// A weight preset: the weights tuned for one layout.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WeightsFile {
+    /// The layout's name.
     pub layout: String,
+    /// The tuned weights.
     pub weights: Weights,
 }
 

@@ -6,6 +6,7 @@
 pub struct TileSet([u64; 4]);
 
 impl TileSet {
+    /// The set of no tile.
     pub const EMPTY: TileSet = TileSet([0; 4]);
 
     /// The set `{0, .., n-1}`.
@@ -15,38 +16,47 @@ impl TileSet {
         s
     }
 
+    /// Whether tile `i` is in the set.
     pub fn contains(&self, i: usize) -> bool {
         self.0[i >> 6] >> (i & 63) & 1 == 1
     }
 
+    /// Adds tile `i`.
     pub fn insert(&mut self, i: usize) {
         self.0[i >> 6] |= 1 << (i & 63);
     }
 
+    /// Removes tile `i`.
     pub fn remove(&mut self, i: usize) {
         self.0[i >> 6] &= !(1 << (i & 63));
     }
 
+    /// Whether the two sets share a tile.
     pub fn intersects(&self, other: &TileSet) -> bool {
         (0..4).any(|w| self.0[w] & other.0[w] != 0)
     }
 
+    /// The tiles in both sets.
     pub fn and(&self, other: &TileSet) -> TileSet {
         TileSet(std::array::from_fn(|w| self.0[w] & other.0[w]))
     }
 
+    /// The tiles in either set.
     pub fn or(&self, other: &TileSet) -> TileSet {
         TileSet(std::array::from_fn(|w| self.0[w] | other.0[w]))
     }
 
+    /// The tiles of this set not in `other`.
     pub fn minus(&self, other: &TileSet) -> TileSet {
         TileSet(std::array::from_fn(|w| self.0[w] & !other.0[w]))
     }
 
+    /// Whether the set holds no tile.
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
 
+    /// Number of tiles in the set.
     pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }

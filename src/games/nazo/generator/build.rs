@@ -20,12 +20,14 @@ pub enum Label {
     Link(u8),
     /// A coloured puyo holding up a cell of link i.
     Support(u8),
+    /// A garbage puyo.
     Garbage,
 }
 
 /// Columns of labels, bottom to top.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Grid {
+    /// Each column's labels, bottom to top.
     pub cols: [Vec<Label>; WIDTH],
 }
 

@@ -30,17 +30,22 @@ use shapes::{Shape, tetrominoes};
 /// Which artistic type to aim at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Target {
+    /// Type 4: start-field connections split, popping in different links.
     #[value(name = "4")]
     Four,
+    /// Type 5: consecutive links of one colour.
     #[value(name = "5")]
     Five,
+    /// No type asked.
     Any,
 }
 
 /// Filter (generate, then test; the paper) or direct (constrained insertion; spec §6.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Method {
+    /// Generate, then test (the paper).
     Filter,
+    /// Constrained insertion (spec §6.5).
     Direct,
 }
 
@@ -61,7 +66,9 @@ pub struct GenParams {
     pub moves: usize,
     /// Chain length (n, 2-6).
     pub chain: usize,
+    /// Which artistic type to aim at.
     pub target: Target,
+    /// Filter or direct generation.
     pub method: Method,
     /// Reject puzzles with more than one solution up to equivalence.
     pub unique: bool,
@@ -73,6 +80,7 @@ pub struct GenParams {
     pub recolor_p: f64,
     /// Attempts per group insertion before the candidate is abandoned.
     pub insert_tries: usize,
+    /// The field the type-4 test looks at.
     pub type4_field: Type4Field,
     /// §8.1: reject when solutions start with different link-1 colours.
     pub reject_ambiguous_first_link: bool,
@@ -81,6 +89,7 @@ pub struct GenParams {
     /// §8.3: reject when column heights differ by `tall_difference` or one column holds half
     /// the chain's puyos.
     pub reject_tall_columns: bool,
+    /// The column-height difference that `reject_tall_columns` rejects.
     pub tall_difference: usize,
     /// §8.4: reject when some solution's chain lacks the requested type.
     pub reject_inconsistent_type: bool,
@@ -136,7 +145,9 @@ impl GenParams {
 /// An accepted puzzle.
 #[derive(Clone, Debug)]
 pub struct Generated {
+    /// The puzzle.
     pub puzzle: Puzzle,
+    /// Its solution, one placement per pair step.
     pub solution: Vec<Placement>,
     /// Solutions up to equivalence (1 when `unique`).
     pub solutions: u64,

@@ -11,6 +11,7 @@ use super::super::puzzle::{Puzzle, Step};
 use super::{ExportError, ParseError, char_pos};
 
 pub(super) const FORMAT: &str = "IshikawaPuyo URL";
+/// How every IshikawaPuyo puzzle URL starts.
 pub const PREFIX: &str = "https://ishikawapuyo.net/simu/pn.html?";
 const A64: &[u8; 64] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-";
 const PAIRS: &[u8; 25] = b"0coAM2eqCO4gsEQ6iuGS8kwIU";

@@ -15,6 +15,7 @@ pub struct ParseError {
     pub format: &'static str,
     /// 1-based character position in the whole input.
     pub position: usize,
+    /// What is wrong there.
     pub message: String,
 }
 
@@ -22,7 +23,9 @@ pub struct ParseError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot write as {format}: {message}")]
 pub struct ExportError {
+    /// The format asked for.
     pub format: &'static str,
+    /// Why the puzzle does not fit it.
     pub message: String,
 }
 

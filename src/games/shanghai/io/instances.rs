@@ -10,19 +10,27 @@ use crate::games::shanghai::rules::{Kind, kind_sizes};
 /// One instance: the kind at each position, and how the weak and strong players did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Instance {
+    /// The generator deal's index under the run's seed.
     pub index: u64,
+    /// The kind at each position.
     pub kinds: Vec<Kind>,
+    /// The weak player's solve rate.
     pub weak_rate: f64,
+    /// The strong player's solve rate.
     pub strong_rate: f64,
 }
 
+/// What `generate --out` writes: the layout and its instances.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InstanceFile {
+    /// The layout, so the file plays anywhere.
     pub layout: LayoutFile,
+    /// The instances.
     pub instances: Vec<Instance>,
 }
 
 impl InstanceFile {
+    /// The file as RON text.
     pub fn to_text(&self) -> String {
         ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default().compact_arrays(true))
             .expect("instances serialize")

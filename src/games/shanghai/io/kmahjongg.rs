@@ -16,16 +16,22 @@ const V11: &str = "kmahjongg-layout-v1.1";
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{column}: {message}")]
 pub struct LayoutFileError {
+    /// The file.
     pub file: String,
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column.
     pub column: usize,
+    /// What is wrong there.
     pub message: String,
 }
 
 /// A layout read from a file, with warnings about marks KMahjongg ignores too.
 #[derive(Debug, Clone)]
 pub struct ReadLayout {
+    /// The layout.
     pub layout: Layout,
+    /// Marks that were ignored, with their place.
     pub warnings: Vec<String>,
 }
 
