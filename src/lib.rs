@@ -8,6 +8,8 @@
 //! library exists for the binary and the tests, so its docs explain private helpers too, and
 //! public items may link to them.
 #![allow(rustdoc::private_intra_doc_links)]
+// Every public item says what it is; CI's clippy (-D warnings) keeps it so.
+#![warn(missing_docs)]
 
 pub mod app;
 pub mod games;

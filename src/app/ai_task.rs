@@ -11,8 +11,10 @@ use bevy_egui::egui;
 /// What a job is doing, for the panel.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum AiStatus {
+    /// No job running.
     #[default]
     Idle,
+    /// A job is running.
     Thinking,
     /// The last job panicked; the message is the panic's.
     Failed(String),
@@ -82,10 +84,12 @@ impl<T: Send + 'static> AiJob<T> {
 }
 
 impl<T> AiJob<T> {
+    /// What the job is doing.
     pub fn status(&self) -> &AiStatus {
         &self.status
     }
 
+    /// Whether a job is running.
     pub fn is_thinking(&self) -> bool {
         self.status == AiStatus::Thinking
     }

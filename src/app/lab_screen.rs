@@ -15,7 +15,9 @@ use crate::lab::runner::{Experiment, Shard, SharedProgress, result_json, run_rec
 
 /// What a finished Lab run shows: the command line's JSON result and some plots.
 pub struct LabOutcome {
+    /// The JSON result, as the command line prints it.
     pub result: serde_json::Value,
+    /// What to draw.
     pub plots: Vec<LabPlot>,
     /// The JSON result of each of the entry's commands, in their order, as the command line
     /// prints it (for an entry of one command, `result` itself).
@@ -25,9 +27,19 @@ pub struct LabOutcome {
 /// A plot of a Lab result, as plain data.
 pub enum LabPlot {
     /// Counts of integer-valued observations (moves to completion, chain lengths).
-    Histogram { title: String, values: Vec<f64> },
+    Histogram {
+        /// Shown above the plot.
+        title: String,
+        /// The observations.
+        values: Vec<f64>,
+    },
     /// Rates with 95% intervals, one bar each (win rates, success rates).
-    Rates { title: String, bars: Vec<(String, f64, [f64; 2])> },
+    Rates {
+        /// Shown above the plot.
+        title: String,
+        /// Each bar's label, rate and interval.
+        bars: Vec<(String, f64, [f64; 2])>,
+    },
     /// Points in the unit square (e.g. weak vs strong solve rates).
     Scatter(ScatterPlot),
 }
@@ -35,12 +47,19 @@ pub enum LabPlot {
 /// A [`LabPlot::Scatter`]: `marked` points are drawn apart, and with `opener` a click on a
 /// point opens it in its game.
 pub struct ScatterPlot {
+    /// Shown above the plot.
     pub title: String,
+    /// Label of the x axis.
     pub x_label: String,
+    /// Label of the y axis.
     pub y_label: String,
+    /// The points, one per game or instance.
     pub points: Vec<[f64; 2]>,
+    /// Which points are drawn apart.
     pub marked: Vec<bool>,
+    /// What the marked points are, for the legend.
     pub marked_label: String,
+    /// Opens a clicked point in its game, if the game can.
     pub opener: Option<PointOpener>,
 }
 
@@ -49,17 +68,22 @@ pub type OpenPoint = Arc<dyn Fn(&mut Commands, usize) + Send + Sync>;
 
 /// Opens point `index` of a scatter in a game screen (e.g. plays a generated instance).
 pub struct PointOpener {
+    /// The game screen to switch to.
     pub screen: Screen,
+    /// What that screen needs for the point.
     pub open: OpenPoint,
 }
 
 /// An experiment the Lab can run: a game lists its entries in `lab_entries()`, and its plugin
 /// registers them with [`register_lab_experiments`].
 pub struct LabEntry {
+    /// The game it belongs to.
     pub game: Screen,
+    /// Shown in the Lab's list.
     pub name: &'static str,
     /// What the size counts ("games", "deals", ...).
     pub size_label: &'static str,
+    /// The size the form starts with.
     pub default_size: u64,
     /// The same run from the command line: one command per part of the outcome, with `{size}`
     /// and `{seed}` standing for the form's values.
@@ -91,6 +115,7 @@ pub fn run_for_lab<E: Experiment>(
     Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots }))
 }
 
+/// Every experiment the Lab can run, as the game plugins registered them.
 #[derive(Resource, Default)]
 pub struct LabCatalog(pub Vec<LabEntry>);
 
@@ -123,6 +148,7 @@ impl Default for LabState {
     }
 }
 
+/// The Lab screen.
 pub struct LabPlugin;
 
 impl Plugin for LabPlugin {

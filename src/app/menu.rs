@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::{BuiltScreens, Screen};
 use crate::games::puyo::rules::{MAX_COLORS, Puyo};
 
+/// The main menu.
 pub struct MenuPlugin;
 
 impl Plugin for MenuPlugin {

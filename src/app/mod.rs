@@ -22,14 +22,21 @@ use bevy_egui::EguiPlugin;
 /// The screens of the program, one Bevy state each.
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Screen {
+    /// The main menu.
     #[default]
     Menu,
+    /// Puyo Puyo: endless and versus boards.
     Puyo,
+    /// Nazo Puyo: puzzles, solver and generator.
     Nazo,
+    /// Calculation solitaire: play with the AI's estimates, or watch it.
     #[value(name = "calc")]
     Calculation,
+    /// Labyrinth: play the bots or watch them.
     Labyrinth,
+    /// Shanghai: play, or watch the virtual player.
     Shanghai,
+    /// The Lab: the experiments with progress and plots.
     Lab,
 }
 
@@ -38,6 +45,7 @@ impl Screen {
     pub const GAMES: [Screen; 5] =
         [Screen::Puyo, Screen::Nazo, Screen::Calculation, Screen::Labyrinth, Screen::Shanghai];
 
+    /// The name shown in the menu and the panel.
     pub fn title(self) -> &'static str {
         match self {
             Screen::Menu => "Menu",
@@ -81,7 +89,9 @@ pub struct DemoMode(pub bool);
 /// How the window is opened.
 #[derive(Debug, Clone, Default)]
 pub struct AppOptions {
+    /// The screen to open.
     pub screen: Screen,
+    /// Start with AIs in every seat (spectator mode).
     pub demo: bool,
     /// Save a PNG of the window after this many frames, then exit.
     pub screenshot: Option<(PathBuf, u32)>,

@@ -29,7 +29,9 @@ pub fn panel_has_pointer(contexts: &mut EguiContexts) -> bool {
 /// camera (origin at the window centre, y up). Boards centre themselves in it.
 #[derive(Resource, Debug, Clone, Copy, PartialEq)]
 pub struct BoardArea {
+    /// Its centre.
     pub center: Vec2,
+    /// Its width and height.
     pub size: Vec2,
 }
 
@@ -47,6 +49,7 @@ impl BoardArea {
     }
 }
 
+/// The side panel's layout and the board area it leaves.
 pub struct PanelPlugin;
 
 impl Plugin for PanelPlugin {
@@ -198,7 +201,9 @@ mod tests {
 /// What a preset row's buttons asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PresetRequest {
+    /// Load the preset file.
     Load,
+    /// Save to the preset file.
     Save,
 }
 

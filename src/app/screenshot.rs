@@ -10,8 +10,11 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
 use super::Screen;
 
+/// Saves a PNG of the window after some frames, then exits (`--screenshot`).
 pub struct ScreenshotPlugin {
+    /// Where the PNG goes.
     pub path: PathBuf,
+    /// Frames to wait before each screen's picture.
     pub frames: u32,
     /// Screens to switch to in turn, each after `frames` frames; the picture is taken on the
     /// last one.

@@ -23,6 +23,7 @@ use crate::games::calculation::cli::{log_command, play_command};
 use crate::games::calculation::oracle::Action;
 use crate::games::calculation::rules::{DECK, Deal, FOUNDATIONS, Game, Observation, Target, rank_char};
 
+/// The Calculation screen.
 pub struct CalculationPlugin;
 
 impl Plugin for CalculationPlugin {

@@ -38,6 +38,7 @@ const CELL: f32 = 60.0;
 const SLIDE_SECS: f32 = 0.5;
 const STEP_SECS: f32 = 0.12;
 
+/// The Labyrinth screen.
 pub struct LabyrinthPlugin;
 
 impl Plugin for LabyrinthPlugin {

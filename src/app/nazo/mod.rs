@@ -32,6 +32,7 @@ use crate::games::nazo::solver::{SolveOptions, Solved, solve};
 use crate::games::puyo::rules::{Field, Placement};
 use crate::lab::runner::write_atomic;
 
+/// The Nazo Puyo screen.
 pub struct NazoPlugin;
 
 impl Plugin for NazoPlugin {

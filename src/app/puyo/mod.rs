@@ -32,6 +32,7 @@ use crate::lab::rng::GameRng;
 /// Side of one cell in world units (before the board's scale).
 const CELL: f32 = 40.0;
 
+/// The Puyo Puyo screen.
 pub struct PuyoPlugin;
 
 impl Plugin for PuyoPlugin {
@@ -285,6 +286,7 @@ pub(super) fn spawn_meshes(
     });
 }
 
+/// The colour a puyo is drawn in.
 pub fn puyo_color(p: Puyo) -> Color {
     match p {
         Puyo::Red => Color::srgb(0.91, 0.27, 0.27),

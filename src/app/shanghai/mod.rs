@@ -36,6 +36,7 @@ use crate::lab::rng::{GameRng, sub_rng};
 use crate::lab::runner::write_ron;
 use crate::levels::read_user_file;
 
+/// The Shanghai screen.
 pub struct ShanghaiPlugin;
 
 impl Plugin for ShanghaiPlugin {

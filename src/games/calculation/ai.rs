@@ -79,6 +79,7 @@ struct Step {
 /// The paper's assignment-plan player.
 #[derive(Clone, Debug)]
 pub struct Planner {
+    /// The player's settings.
     pub params: PlannerParams,
     beam: Vec<Plan>,
 }
@@ -86,11 +87,14 @@ pub struct Planner {
 /// One option of the drawn card with its estimate, for showing the AI's view to a person.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
+    /// Where the card would go.
     pub target: Target,
+    /// The player's estimate of winning after it.
     pub estimate: f64,
 }
 
 impl Planner {
+    /// A player with `params`, at the start of a game.
     pub fn new(params: PlannerParams) -> Planner {
         Planner { params, beam: vec![Plan::default()] }
     }

@@ -18,6 +18,7 @@ fn oracle_deals(seed: u64) -> u64 {
     1
 }
 
+/// The Calculation benches of `asobi bench`.
 pub fn benches() -> Vec<Bench> {
     vec![
         Bench {

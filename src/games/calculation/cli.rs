@@ -11,6 +11,7 @@ use super::rules::{Deal, Game, MAX_STACKS};
 use super::stack_game;
 use crate::lab::runner::{BatchOptions, CommandLine, OutputOptions, at_least_one, number_in, print_result, run_cli};
 
+/// The `asobi calc` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
     /// The paper's player on N seeded deals: success rate (Tables 3 and 4).
@@ -66,6 +67,7 @@ fn player_stacks(stacks: usize) -> anyhow::Result<usize> {
     Ok(stacks)
 }
 
+/// The options of `play`.
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
     /// Waste stacks (the paper: 3 or 4).
@@ -74,6 +76,7 @@ pub struct PlayArgs {
     /// Deals to play.
     #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
     pub deals: u64,
+    /// The player's settings.
     #[command(flatten)]
     pub player: PlayerArgs,
     /// Also run the oracle on every deal and report wins as a share of the winnable deals.
@@ -85,10 +88,12 @@ pub struct PlayArgs {
     /// The oracle's SAT conflict limit per deal.
     #[arg(long, default_value_t = DEFAULT_CONFLICTS)]
     pub oracle_conflicts: u32,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
 
+/// The options of `oracle`.
 #[derive(Debug, clap::Args)]
 pub struct OracleArgs {
     /// Waste stacks.
@@ -104,10 +109,12 @@ pub struct OracleArgs {
     /// decide within them stays unknown.
     #[arg(long, default_value_t = DEFAULT_CONFLICTS)]
     pub conflicts: u32,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
 
+/// The options of `log`.
 #[derive(Debug, clap::Args)]
 pub struct LogArgs {
     /// Waste stacks.
@@ -119,8 +126,10 @@ pub struct LogArgs {
     /// Which deal of the run (0-based).
     #[arg(long, default_value_t = 0)]
     pub deal: u64,
+    /// The player's settings.
     #[command(flatten)]
     pub player: PlayerArgs,
+    /// How to print.
     #[command(flatten)]
     pub output: OutputOptions,
 }
@@ -163,6 +172,7 @@ fn planner_options(command: &mut CommandLine, params: &PlannerParams) {
     command.option_unless("lookahead-plans", params.lookahead_plans, base.lookahead_plans);
 }
 
+/// Runs one subcommand.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Play(a) => drop(run_cli(&play(&a)?, &a.batch)?),

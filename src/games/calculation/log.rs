@@ -12,6 +12,7 @@ const RULE: &str = "======================================================";
 /// A growing log of one game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameLog {
+    /// The log so far.
     pub text: String,
 }
 

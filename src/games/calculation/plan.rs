@@ -25,7 +25,9 @@ impl Default for Plan {
 /// The foundations and stacks a plan is evaluated on (the player's view of the table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
+    /// Height of each foundation.
     pub foundations: [u8; FOUNDATIONS],
+    /// Each waste stack, bottom card first.
     pub stacks: Vec<Vec<Card>>,
 }
 
@@ -158,6 +160,7 @@ pub fn estimate(table: &Table, plan: &Plan, window: usize) -> Estimate {
 pub struct Base(Option<Graph>);
 
 impl Base {
+    /// The graph of `plan` on `table`.
     pub fn new(table: &Table, plan: &Plan) -> Base {
         Base(Graph::new(table, plan))
     }

@@ -119,7 +119,14 @@ pub enum RuleError {
     NoStack(u8),
     /// The card is not the rank the foundation needs next.
     #[error("foundation {foundation} needs {needs}, not {card}")]
-    WrongCard { foundation: u8, needs: char, card: char },
+    WrongCard {
+        /// The foundation.
+        foundation: u8,
+        /// The rank it needs next.
+        needs: char,
+        /// The rank offered.
+        card: char,
+    },
     /// A card was asked of an empty stack.
     #[error("stack {0} is empty")]
     EmptyStack(u8),

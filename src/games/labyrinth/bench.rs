@@ -7,6 +7,7 @@ use super::setup::new_game;
 use crate::lab::bench::Bench;
 use crate::lab::rng::game_rng;
 
+/// The Labyrinth benches of `asobi bench`.
 pub fn benches() -> Vec<Bench> {
     vec![
         Bench { name: "labyrinth/insert+reach", unit: "insertions with reachability", batch: insert_reach },

@@ -10,6 +10,7 @@ use super::level::Params;
 use crate::lab::runner::{BatchOptions, CommandLine, at_least_one, check_trace_index, print_text, run_cli};
 use crate::levels::{embedded, embedded_in, parse_ron, read_user_file};
 
+/// The `asobi labyrinth` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
     /// Plays a tournament between bots (thesis chapter 4) and prints wins, win rate of the
@@ -19,6 +20,7 @@ pub enum Command {
     Params(ParamsArgs),
 }
 
+/// The options of `match`.
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
     /// Bots in seat order (2-4, comma-separated): random, big-brain, saboteur, treasure-count,
@@ -44,10 +46,12 @@ pub struct MatchArgs {
     /// destination, search effort and reason; treasures found), then the game's record as JSON.
     #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
     pub trace: Option<u64>,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
 
+/// The options of `params`.
 #[derive(Debug, clap::Args)]
 pub struct ParamsArgs {
     /// A RON preset file or bundled preset name to print instead of the defaults.
@@ -137,6 +141,7 @@ fn trace_match(exp: &Match, index: u64, seed: u64) -> anyhow::Result<()> {
     print_text(&text)
 }
 
+/// Runs one subcommand.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Match(a) => {

@@ -8,6 +8,7 @@ use super::generator::{GenParams, Target, generate};
 use super::sets::bundled;
 use super::solver::{SolveOptions, solve};
 
+/// The Nazo Puyo benches of `asobi bench`.
 pub fn benches() -> Vec<Bench> {
     vec![
         Bench { name: "nazo/solve", unit: "bundled puzzles solved exhaustively", batch: solve_bundled },

@@ -21,6 +21,7 @@ use super::puzzle::{Puzzle, parse_placement_pon2, placement_pon2};
 use super::sets::to_ron;
 use super::solver::{SolveOptions, solve};
 
+/// The `asobi nazo` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
     /// Solve one puzzle exhaustively: every solution, or proof that none exists.
@@ -33,6 +34,7 @@ pub enum Command {
     Metrics(MetricsArgs),
 }
 
+/// The options of `generate`.
 #[derive(Debug, clap::Args)]
 pub struct GenerateArgs {
     /// Pairs the solver must place (k, 2-4).
@@ -95,6 +97,7 @@ pub struct GenerateArgs {
     pub batch: BatchOptions,
 }
 
+/// The options of `metrics`.
 #[derive(Debug, clap::Args)]
 pub struct MetricsArgs {
     /// A pon2 query, an IshikawaPuyo URL, or a file whose first non-comment line is one.
@@ -105,10 +108,12 @@ pub struct MetricsArgs {
     /// M3a similarity (0-1) from which a template counts as suggesting a chain order.
     #[arg(long, default_value_t = MetricsOptions::default().template_threshold, value_parser = number_in(0.0, 1.0))]
     pub template_threshold: f64,
+    /// How to print.
     #[command(flatten)]
     pub output: OutputOptions,
 }
 
+/// The options of `solve`.
 #[derive(Debug, clap::Args)]
 pub struct SolveArgs {
     /// A pon2 query, an IshikawaPuyo URL, or a file whose first non-comment line is one.
@@ -121,10 +126,12 @@ pub struct SolveArgs {
     /// Give up after this many milliseconds (the verdict is then unproven).
     #[arg(long)]
     pub timeout_ms: Option<u64>,
+    /// How to print.
     #[command(flatten)]
     pub output: OutputOptions,
 }
 
+/// The options of `solve-batch`.
 #[derive(Debug, clap::Args)]
 pub struct SolveBatchArgs {
     /// File with one pon2 query or IshikawaPuyo URL per line; `#` starts a comment line.
@@ -135,10 +142,12 @@ pub struct SolveBatchArgs {
     /// One line per puzzle on stderr.
     #[arg(long)]
     pub verbose: bool,
+    /// How to print.
     #[command(flatten)]
     pub output: OutputOptions,
 }
 
+/// Runs one subcommand.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Solve(a) => solve_one(a),

@@ -13,6 +13,7 @@ use super::rules::{Field, Pair, Placement, pair_sequence};
 use crate::lab::bench::Bench;
 use crate::lab::rng::game_rng;
 
+/// The Puyo Puyo benches of `asobi bench`.
 pub fn benches() -> Vec<Bench> {
     vec![
         Bench { name: "puyo/placements", unit: "placements with chain resolution", batch: placements },

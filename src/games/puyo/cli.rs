@@ -19,6 +19,7 @@ use crate::lab::runner::{
     write_atomic,
 };
 
+/// The `asobi puyo` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// E1: moves until the template player completes a template (score >= 0.95).
@@ -106,6 +107,7 @@ pub struct PotentialArgs {
 }
 
 impl PotentialArgs {
+    /// Writes these options into `params`.
     pub fn apply(&self, params: &mut AiParams) {
         params.potential.fire_empty = self.fire_empty;
         params.potential.danger_empty = self.danger_empty;
@@ -124,6 +126,7 @@ pub struct TraceArgs {
     pub trace: Option<u64>,
 }
 
+/// The options of `build`.
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// Number of trials (pair sequences).
@@ -132,14 +135,18 @@ pub struct BuildArgs {
     /// A trial fails if it has not completed after this many moves.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_moves: u32,
+    /// `--trace`: one game, move by move.
     #[command(flatten)]
     pub trace: TraceArgs,
+    /// The template player's settings.
     #[command(flatten)]
     pub rules: TemplateArgs,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
 
+/// The options of `endless`.
 #[derive(Debug, Args)]
 pub struct EndlessArgs {
     /// The player.
@@ -156,16 +163,21 @@ pub struct EndlessArgs {
     /// its current pair could have fired at any move (`mean_fire_move`: the move it was there).
     #[arg(long)]
     pub hindsight: bool,
+    /// Potential maximization's settings.
     #[command(flatten)]
     pub potential: PotentialArgs,
+    /// `--trace`: one game, move by move.
     #[command(flatten)]
     pub trace: TraceArgs,
+    /// The template player's settings.
     #[command(flatten)]
     pub rules: TemplateArgs,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
 
+/// The options of `versus`.
 #[derive(Debug, Args)]
 pub struct VersusArgs {
     /// Player 1.
@@ -187,16 +199,21 @@ pub struct VersusArgs {
     /// 1). The spec's model takes 1; 0 resolves a chain at once, as on a turn-based platform.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub link_ticks: u32,
+    /// Potential maximization's settings.
     #[command(flatten)]
     pub potential: PotentialArgs,
+    /// `--trace`: one game, move by move.
     #[command(flatten)]
     pub trace: TraceArgs,
+    /// The template player's settings.
     #[command(flatten)]
     pub rules: TemplateArgs,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
 
+/// The options of `templates`.
 #[derive(Debug, Args)]
 pub struct TemplatesArgs {
     /// Formation style of random variants.
@@ -277,6 +294,7 @@ fn ai_params(rules: &TemplateArgs, players: &[AiKind]) -> anyhow::Result<AiParam
     Ok(params)
 }
 
+/// Runs one subcommand.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Build(a) => {

@@ -22,7 +22,9 @@ use crate::lab::rng::game_rng;
 /// How groups rejoin after the previous link pops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Style {
+    /// Each link's upper part rests on the link before.
     Stairs,
+    /// Each link's upper part sandwiches the link before against its lower part (key stacking).
     Sandwich,
 }
 

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// Field size (kept here because build.rs cannot see the rules module).
 pub const WIDTH: usize = 6;
+/// Rows, the hidden 13th included.
 pub const HEIGHT: usize = 13;
 const VISIBLE: usize = 12;
 
@@ -34,6 +35,7 @@ pub struct TemplateFile {
 /// A labeling table as a grid: `cells[row][col]`, row 0 at the bottom; `None` = unlabeled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelGrid {
+    /// The label of each cell, `cells[row][col]`.
     pub cells: [[Option<char>; WIDTH]; HEIGHT],
 }
 

@@ -14,6 +14,7 @@ fn turtle() -> std::sync::Arc<super::layout::Layout> {
     load("turtle").expect("the turtle is bundled")
 }
 
+/// The Shanghai benches of `asobi bench`.
 pub fn benches() -> Vec<Bench> {
     vec![
         Bench {

@@ -23,6 +23,7 @@ use crate::lab::runner::{
     number_in, print_result, print_text, run_cli, value_name, write_atomic, write_ron,
 };
 
+/// The `asobi shanghai` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Solve rate of the virtual player on generator (or random) deals (paper §4.1, Tables 1-2).
@@ -37,6 +38,7 @@ pub enum Command {
     Tune(TuneArgs),
 }
 
+/// The options of `eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Bundled layout name (see `layouts`) or a .layout/.ron file.
@@ -63,6 +65,7 @@ pub struct EvalArgs {
     /// Weight preset file (default: the layout's bundled preset, else the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// asobi's extensions of the virtual player.
     #[command(flatten)]
     pub extensions: ExtensionArgs,
     /// Also find in each lost game the move after which the real deal became unsolvable (the
@@ -86,6 +89,7 @@ pub struct EvalArgs {
     /// --blunders, the move that lost the real deal), then the game's record as JSON.
     #[arg(long, value_name = "INDEX", conflicts_with_all = ["json", "shard", "threads"])]
     pub trace: Option<u64>,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
@@ -158,6 +162,7 @@ impl ExtensionArgs {
     }
 }
 
+/// The options of `oracle`.
 #[derive(Debug, Args)]
 pub struct OracleArgs {
     /// Bundled layout name or a .layout/.ron file.
@@ -169,10 +174,12 @@ pub struct OracleArgs {
     /// Plain random deals instead of generator deals.
     #[arg(long)]
     pub random: bool,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
 
+/// The options of `generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Bundled layout name or a .layout/.ron file.
@@ -199,16 +206,20 @@ pub struct GenerateArgs {
     /// Write the instances with their rates here (RON; read back by `eval --instance`).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
 }
 
+/// The options of `layouts`.
 #[derive(Debug, Args)]
 pub struct LayoutsArgs {
+    /// How to print.
     #[command(flatten)]
     pub output: OutputOptions,
 }
 
+/// The options of `tune`.
 #[derive(Debug, Args)]
 pub struct TuneArgs {
     /// Bundled layout name or a .layout/.ron file.
@@ -229,6 +240,7 @@ pub struct TuneArgs {
     /// Weight preset to start from (default: the layout's bundled preset, else the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// asobi's extensions of the virtual player.
     #[command(flatten)]
     pub extensions: ExtensionArgs,
     /// Initial step of each weight.
@@ -246,6 +258,7 @@ pub struct TuneArgs {
     /// Where to write the preset (default: `<layout>.weights.ron`).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// How to print.
     #[command(flatten)]
     pub output: OutputOptions,
 }
@@ -332,6 +345,7 @@ fn describe_decision(layout: &Layout, m: &TracedDecision) -> String {
     text + "\n"
 }
 
+/// Runs one subcommand.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Eval(a) => eval(a),
@@ -387,7 +401,9 @@ pub(crate) fn eval_experiment(a: &EvalArgs) -> anyhow::Result<Eval> {
 /// instances of a `generate --out` file.
 #[derive(Clone, Copy)]
 pub enum EvalDeals<'a> {
+    /// A bundled layout name or a layout file.
     Layout(&'a str),
+    /// A `generate --out` file.
     Instances(&'a str),
 }
 

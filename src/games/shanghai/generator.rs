@@ -11,8 +11,11 @@ use crate::lab::rng::GameRng;
 /// A generated deal, its solution, and how many attempts the removal process needed.
 #[derive(Clone, Debug)]
 pub struct Generated {
+    /// The kind at each position.
     pub kinds: Vec<Kind>,
+    /// The removal history replayed forward: a solution.
     pub solution: Vec<Move>,
+    /// Removal attempts until one did not stall.
     pub attempts: u32,
 }
 

@@ -38,13 +38,20 @@ pub enum Action {
     /// The drawn card goes here.
     Place(Target),
     /// The top of a stack goes to a foundation.
-    Move { stack: u8, foundation: u8 },
+    Move {
+        /// The stack.
+        stack: u8,
+        /// The foundation.
+        foundation: u8,
+    },
 }
 
 /// What the oracle found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// A winning play, action by action.
     Winnable(Vec<Action>),
+    /// No play wins.
     Unwinnable,
     /// The search's node budget and the SAT solver's conflict limit ran out.
     Unknown,

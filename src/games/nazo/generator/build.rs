@@ -32,6 +32,7 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// The label at `col`, `row` (0 at the bottom), if any.
     pub fn get(&self, col: usize, row: usize) -> Option<Label> {
         self.cols.get(col).and_then(|c| c.get(row)).copied()
     }

@@ -32,12 +32,18 @@ impl Default for MetricsOptions {
     }
 }
 
+/// Every artistic-type measure of one puzzle (`asobi nazo metrics`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
+    /// Type 1 measures.
     pub type1: Type1,
+    /// Type 2 measures.
     pub type2: Type2,
+    /// Type 3 measures.
     pub type3: Type3,
+    /// Type 4 measures.
     pub type4: Type4,
+    /// Type 5 measures.
     pub type5: Type5,
 }
 
@@ -45,14 +51,17 @@ pub struct Metrics {
 /// solution) and fragmentation (what each popping group is assembled from).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Type1 {
+    /// M1: isolated start-field puyos that pop in the solution.
     pub isolated_popping: u32,
     /// Coloured start-field puyos (rows 1-12) that pop in the solution.
     pub popping: u32,
+    /// `isolated_popping / popping`.
     pub isolated_ratio: f64,
     /// `isolated_ratio * (1 - M3a)`: isolated puyos in a known formation are easy to see.
     pub isolated_ratio_discounted: f64,
     /// Per popping group of the solution, in order: start-field components plus step puyos.
     pub group_pieces: Vec<u32>,
+    /// Mean of `group_pieces`.
     pub mean_pieces: f64,
 }
 
@@ -60,6 +69,7 @@ pub struct Type1 {
 /// them unless the budget was too small); the static companion looks at the start field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Type2 {
+    /// Placement sequences enumerated.
     pub sequences: u64,
     /// Pair steps enumerated.
     pub pairs: usize,
@@ -71,8 +81,9 @@ pub struct Type2 {
     pub m2: f64,
     /// M2 over the first step's placements only.
     pub m2_first_step: f64,
-    /// Same-coloured components of 2 and of 3 on the start field (rows 1-12).
+    /// Same-coloured components of 2 on the start field (rows 1-12).
     pub components_2: u32,
+    /// Same-coloured components of 3 on the start field (rows 1-12).
     pub components_3: u32,
     /// Pairs of same-coloured components within Manhattan distance 2 of each other.
     pub near_component_pairs: u32,
@@ -86,6 +97,7 @@ pub struct Type3 {
     pub near_miss_share: Option<f64>,
     /// M3a: the best template match on the start field.
     pub template: Option<TemplateMatch>,
+    /// The match score of `template` (0 without one).
     pub m3a: f64,
     /// The solution pops the matched template's colours in another order than its own.
     pub template_order_differs: bool,
@@ -107,6 +119,7 @@ pub struct Type4 {
     pub split_pairs_firing: u32,
     /// Adjacent pairs on the start field that pop at different (step, link).
     pub split_pairs_start: u32,
+    /// Whether split pairs exist on the firing field.
     pub is_type4: bool,
 }
 
@@ -115,7 +128,9 @@ pub struct Type4 {
 pub struct Type5 {
     /// Colours popped at each link of the solving step (pon2 letters).
     pub link_colors: Vec<String>,
+    /// Consecutive links of the solving step that share a colour.
     pub same_color_links: u32,
+    /// Whether `same_color_links` > 0.
     pub is_type5: bool,
 }
 

@@ -17,7 +17,9 @@ use super::super::solver::{Outcomes, placements, play};
 /// the goal, when the steps run out, or when every placement is illegal or kills).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
+    /// Sequences in all.
     pub sequences: u64,
+    /// Sequences that meet the goal.
     pub solved: u64,
     /// Some link pops two or more groups.
     pub simultaneous: u64,
@@ -66,6 +68,7 @@ fn events(links: &[Link], chain_goal: Option<usize>) -> Events {
 pub struct Enumeration {
     /// Pair steps enumerated (all of them unless the budget was too small).
     pub pairs: usize,
+    /// What the sequences did.
     pub counts: Counts,
     /// The first pair's placements alone: how many, and how many pop with an M2 event.
     pub first_step: (u64, u64),

@@ -11,10 +11,13 @@ use crate::games::puyo::rules::{Field, HEIGHT, Puyo, VISIBLE_HEIGHT, WIDTH};
 
 /// A formation: rows from the top, `.` = no constraint.
 pub struct Template {
+    /// Shown in the metrics.
     pub name: &'static str,
+    /// The rows, top first; each letter one colour.
     pub rows: &'static [&'static str],
 }
 
+/// The formations M3a looks for.
 pub const TEMPLATES: &[Template] = &[
     // The GTR turn: the L of `a`, the `b` that drops into it, `c` closing on the right.
     Template { name: "GTR", rows: &["abc.", "aabc", "bbcc"] },
@@ -28,10 +31,13 @@ pub const TEMPLATES: &[Template] = &[
 /// The best placement of a template on a field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TemplateMatch {
+    /// The template's name.
     pub template: String,
+    /// Matched mirrored left to right.
     pub mirrored: bool,
-    /// 0-based column and row of the template's bottom-left cell.
+    /// 0-based column of the template's bottom-left cell.
     pub col: usize,
+    /// 0-based row of the template's bottom-left cell.
     pub row: usize,
     /// (satisfied - violated) / all constraints, at least 0; constraints between cells that
     /// do not both hold coloured puyos count in the total only.

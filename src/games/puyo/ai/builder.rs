@@ -51,8 +51,9 @@ pub struct BuilderParams {
     pub chain: f64,
     /// Cost per puyo the potential chain's trigger needs.
     pub needed: f64,
-    /// Value per same-colored group of 2 and of 3.
+    /// Value per same-colored group of 2.
     pub group2: f64,
+    /// Value per same-colored group of 3.
     pub group3: f64,
     /// Cost per isolated puyo with another puyo on top of it.
     pub buried: f64,

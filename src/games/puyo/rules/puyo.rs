@@ -6,10 +6,15 @@ use serde::{Deserialize, Serialize};
 /// What can occupy a cell. The five colors come first so `index() < 5` means colored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Puyo {
+    /// Red.
     Red,
+    /// Green.
     Green,
+    /// Blue.
     Blue,
+    /// Yellow.
     Yellow,
+    /// Purple.
     Purple,
     /// Ojama: never pops by itself, vanishes when an adjacent group pops.
     Garbage,
