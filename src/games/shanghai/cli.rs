@@ -243,8 +243,8 @@ pub struct TuneArgs {
     /// asobi's extensions of the virtual player.
     #[command(flatten)]
     pub extensions: ExtensionArgs,
-    /// Initial step of each weight.
-    #[arg(long, default_value_t = 0.5)]
+    /// Initial step of each weight (halved after a round without a gain).
+    #[arg(long, default_value_t = 0.5, value_parser = number_in(0.01, 10.0))]
     pub step: f64,
     /// Rounds of coordinate search (10 trials each).
     #[arg(long, default_value_t = 3)]
@@ -252,9 +252,9 @@ pub struct TuneArgs {
     /// Seed of the training deals and of the player's draws (as `eval --seed`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
     /// Where to write the preset (default: `<layout>.weights.ron`).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -535,7 +535,7 @@ fn tune_weights(a: TuneArgs) -> anyhow::Result<()> {
     };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = a.threads {
-        builder = builder.num_threads(t);
+        builder = builder.num_threads(t as usize);
     }
     let pool = builder.build().context("could not start the worker threads")?;
     let quiet = a.output.quiet || a.output.json;
