@@ -185,10 +185,11 @@ fn a_puzzle_without_pairs_is_an_error_not_an_unsolved_verdict() {
 /// Every count a batch command takes must be positive: zero would print a vacuous result.
 #[test]
 fn zero_counts_are_usage_errors_naming_the_option() {
-    let cases: [&[&str]; 8] = [
+    let cases: [&[&str]; 9] = [
         &["puyo", "build", "--trials", "0"],
         &["puyo", "versus", "--p1", "asobi", "--p2", "potential", "--games", "0"],
         &["nazo", "generate", "--count", "0"],
+        &["nazo", "generate", "--max-candidates", "0"],
         &["calc", "play", "--deals", "0"],
         &["labyrinth", "match", "--players", "asobi,big-brain", "--games", "0"],
         &["shanghai", "eval", "--instances", "0"],
@@ -210,13 +211,16 @@ fn zero_counts_are_usage_errors_naming_the_option() {
 /// before any work (the metrics threshold used to be checked after the solver had run).
 #[test]
 fn numbers_out_of_range_are_usage_errors_naming_option_and_range() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["puyo", "endless", "--virtual-drop", "3"], "from 0 to 2"),
         (&["puyo", "build", "--weight-power", "NaN"], "from 0.25 to 4"),
         (&["nazo", "metrics", "field=0_&steps=rr&goal=0_0_3_0_", "--template-threshold", "3"], "from 0 to 1"),
         (&["calc", "play", "--lookahead-ratio=-1"], "from 0 to 1"),
         (&["shanghai", "generate", "--weak-max", "5"], "from 0 to 1"),
         (&["shanghai", "eval", "--risk-window", "2"], "from 0 to 1"),
+        (&["shanghai", "tune", "--step=-1"], "from 0.01 to 10"),
+        (&["shanghai", "tune", "--step", "NaN"], "from 0.01 to 10"),
+        (&["shanghai", "tune", "--threads", "0"], "1..=1024"),
     ];
     for (args, range) in cases {
         let out = asobi(args);

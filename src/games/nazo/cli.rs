@@ -86,7 +86,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub reject_inconsistent_type: bool,
     /// Give up on a puzzle after this many candidates.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = at_least_one::<u64>)]
     pub max_candidates: u64,
     /// Write the puzzles here: one JSON line each (pon2 query, IshikawaPuyo URL, solution,
     /// metrics), or, for a `.ron` path, a puzzle set in the level format of levels/nazo/.
