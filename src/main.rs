@@ -171,7 +171,7 @@ fn open_app(args: WindowArgs) -> anyhow::Result<()> {
         screenshot: args.screenshot.map(|path| (path, args.frames)),
         visit: args.visit,
     };
-    match app::run(options) {
+    match app::run(options).map_err(anyhow::Error::msg)? {
         bevy::app::AppExit::Success => Ok(()),
         bevy::app::AppExit::Error(code) => bail!("the app stopped with error code {code}"),
     }

@@ -99,8 +99,34 @@ pub struct AppOptions {
     pub visit: Vec<Screen>,
 }
 
-/// Opens the window and runs until it is closed.
-pub fn run(options: AppOptions) -> AppExit {
+/// What to do when the window or the renderer cannot start.
+const START_HINT: &str = "the window needs an X11 display and a Vulkan driver; on a machine without \
+     them run it under `xvfb-run -a` with Mesa's mesa-vulkan-drivers installed. The command line \
+     needs neither: see `asobi --help`";
+
+/// Opens the window and runs until it is closed. Bevy panics while it builds its plugins when
+/// there is no display or no GPU driver; that is an error here, with the panic's message.
+pub fn run(options: AppOptions) -> Result<AppExit, String> {
+    let mut app = quiet_catch(|| build(options))
+        .map_err(|panic| format!("the desktop app could not start: {panic}\n({START_HINT})"))?;
+    Ok(app.run())
+}
+
+/// Runs `f`; a panic in it becomes its message, not printed by the panic hook meanwhile.
+fn quiet_catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(default_hook);
+    result.map_err(|payload| match (payload.downcast_ref::<String>(), payload.downcast_ref::<&str>()) {
+        (Some(message), _) => message.clone(),
+        (None, Some(message)) => message.to_string(),
+        (None, None) => "an unknown panic".into(),
+    })
+}
+
+/// The app with every plugin added, ready to run.
+fn build(options: AppOptions) -> App {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -126,7 +152,7 @@ pub fn run(options: AppOptions) -> AppExit {
         };
         app.add_plugins(screenshot::ScreenshotPlugin { path, frames, then });
     }
-    app.run()
+    app
 }
 
 fn spawn_camera(mut commands: Commands) {

@@ -168,6 +168,23 @@ fn a_screenshot_that_cannot_be_written_fails_before_a_window_opens() {
     assert!(err.contains("--screenshot") && err.contains("no-such-folder"), "{err}");
 }
 
+/// Without a display Bevy panics while it builds its window plugin; asobi says what is missing.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_app_without_a_display_is_an_error_not_a_panic() {
+    let out = Command::new(env!("CARGO_BIN_EXE_asobi"))
+        .args(["--game", "menu"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("asobi runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the desktop app could not start") && err.contains("DISPLAY"), "{err}");
+    assert!(err.contains("xvfb-run") && !err.contains("panicked"), "{err}");
+}
+
 #[test]
 fn bench_rejects_bad_values() {
     let out = asobi(&["bench", "--seconds", "-1"]);
