@@ -63,6 +63,16 @@ fn puzzle_files_and_batch_command() {
         output: OutputOptions::default(),
     };
     assert!(cli::run(Command::SolveBatch(missing)).is_err());
+    // A file with no puzzle line, or none that reads, is an error, not an empty batch.
+    for (name, text, says) in [
+        ("empty.txt", "# only a comment\n\n", "empty.txt: no puzzle lines"),
+        ("bad.txt", "field=0_rrX&steps&goal=\n(\n", "none of the 2 puzzle lines could be read; the first: "),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+        let out = crate::cli::asobi(&["nazo", "solve-batch", dir.join(name).to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.code() == Some(2) && err.contains(says), "{err}");
+    }
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::{Context, bail, ensure};
 use serde_json::{Value, json};
 
 use crate::games::puyo::rules::Placement;
@@ -134,7 +134,8 @@ pub struct SolveArgs {
 /// The options of `solve-batch`.
 #[derive(Debug, clap::Args)]
 pub struct SolveBatchArgs {
-    /// File with one pon2 query or IshikawaPuyo URL per line; `#` starts a comment line.
+    /// File with one pon2 query or IshikawaPuyo URL per line; `#` starts a comment line. Lines
+    /// that cannot be read are counted and skipped; a file with none that can is an error.
     pub file: PathBuf,
     /// Give up on a puzzle after this many milliseconds.
     #[arg(long)]
@@ -247,6 +248,15 @@ fn solve_batch(a: SolveBatchArgs) -> anyhow::Result<()> {
                 s.nodes
             );
         }
+    }
+    // A file with no puzzle in it is a mistake (the wrong file), not a batch of nothing.
+    ensure!(
+        puzzles > 0,
+        "{}: no puzzle lines (one pon2 query or IshikawaPuyo URL a line; '#' starts a comment)",
+        a.file.display()
+    );
+    if let (Some(first), true) = (&first_error, errors == puzzles) {
+        bail!("none of the {puzzles} puzzle lines could be read; the first: {first}");
     }
     let stat = |f: fn(&[f64]) -> f64| if times.is_empty() { Value::Null } else { json!(f(&times)) };
     let result = json!({
