@@ -14,6 +14,7 @@ pub mod screenshot;
 pub mod shanghai;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
@@ -112,12 +113,21 @@ pub fn run(options: AppOptions) -> Result<AppExit, String> {
     Ok(app.run())
 }
 
-/// Runs `f`; a panic in it becomes its message, not printed by the panic hook meanwhile.
+/// Runs `f`; a panic in it becomes its message, and the panic hook prints nothing meanwhile.
+/// The hook stays in place afterwards and passes panics on to the one before it: Bevy wraps
+/// the current hook in its own while it builds its plugins, so putting the old one back would
+/// drop Bevy's.
 fn quiet_catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    let default_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    static QUIET: AtomicBool = AtomicBool::new(false);
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !QUIET.load(Ordering::SeqCst) {
+            previous_hook(info);
+        }
+    }));
+    QUIET.store(true, Ordering::SeqCst);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    std::panic::set_hook(default_hook);
+    QUIET.store(false, Ordering::SeqCst);
     result.map_err(|payload| match (payload.downcast_ref::<String>(), payload.downcast_ref::<&str>()) {
         (Some(message), _) => message.clone(),
         (None, Some(message)) => message.to_string(),
