@@ -294,11 +294,6 @@ thread_local! {
     static ENTRY_CACHE: RefCell<Vec<([u64; 4], f64)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Positions cached on this thread (for benchmarks and reports).
-pub fn cached_positions() -> usize {
-    CACHE.with(|c| c.borrow().len())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
