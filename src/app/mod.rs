@@ -128,11 +128,7 @@ fn quiet_catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     QUIET.store(true, Ordering::SeqCst);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     QUIET.store(false, Ordering::SeqCst);
-    result.map_err(|payload| match (payload.downcast_ref::<String>(), payload.downcast_ref::<&str>()) {
-        (Some(message), _) => message.clone(),
-        (None, Some(message)) => message.to_string(),
-        (None, None) => "an unknown panic".into(),
-    })
+    result.map_err(ai_task::panic_message)
 }
 
 /// The app with every plugin added, ready to run.
