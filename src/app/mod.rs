@@ -13,8 +13,8 @@ mod puyo_board;
 pub mod screenshot;
 pub mod shanghai;
 
+use std::cell::Cell;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
@@ -113,21 +113,24 @@ pub fn run(options: AppOptions) -> Result<AppExit, String> {
     Ok(app.run())
 }
 
-/// Runs `f`; a panic in it becomes its message, and the panic hook prints nothing meanwhile.
-/// The hook stays in place afterwards and passes panics on to the one before it: Bevy wraps
-/// the current hook in its own while it builds its plugins, so putting the old one back would
-/// drop Bevy's.
+/// Runs `f`; a panic in it becomes its message, and the panic hook prints nothing for it.
+/// Only this thread's panics are kept quiet (the flag is thread-local), and only while `f`
+/// runs. The hook stays in place afterwards and passes every panic on to the one before it:
+/// Bevy wraps the current hook in its own while it builds its plugins, so putting the old one
+/// back would drop Bevy's.
 fn quiet_catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    static QUIET: AtomicBool = AtomicBool::new(false);
+    thread_local! {
+        static QUIET: Cell<bool> = const { Cell::new(false) };
+    }
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if !QUIET.load(Ordering::SeqCst) {
+        if !QUIET.get() {
             previous_hook(info);
         }
     }));
-    QUIET.store(true, Ordering::SeqCst);
+    QUIET.set(true);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    QUIET.store(false, Ordering::SeqCst);
+    QUIET.set(false);
     result.map_err(ai_task::panic_message)
 }
 
