@@ -13,7 +13,7 @@ use crate::games::puyo::ai::labeling::WeightRule;
 use crate::games::puyo::ai::potential::PotentialParams;
 use crate::games::puyo::ai::template::{Template, group_sources, load_group};
 use crate::games::puyo::ai::template_search::{Select, best_template};
-use crate::games::puyo::ai::{AiKind, AiParams, Extension, Player};
+use crate::games::puyo::ai::{AiKind, AiParams, CombinedPotential, Extension, Player};
 use crate::games::puyo::level::TemplateFile;
 use crate::games::puyo::rules::{Bits, Field};
 use crate::lab::runner::write_ron;
@@ -113,6 +113,14 @@ fn ai_params_ui(ui: &mut egui::Ui, p: &mut AiParams) {
         })
         .response
         .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links (12 while more than 16 cells are empty)");
+    let mut asobi_reading = p.combined_potential == CombinedPotential::Asobi;
+    if ui
+        .checkbox(&mut asobi_reading, "combined: asobi's potential reading")
+        .on_hover_text("asobi: the combined player's potential maximization reads unseen puyos by virtual drops (0.8) and kills only through the opponent's counter, as asobi's versus player; the other seat keeps the settings below (off = paper)")
+        .changed()
+    {
+        p.combined_potential = if asobi_reading { CombinedPotential::Asobi } else { CombinedPotential::Paper };
+    }
     potential_ui(ui, &mut p.potential);
 }
 

@@ -9,7 +9,7 @@ use super::ai::labeling::WeightRule;
 use super::ai::potential::PotentialParams;
 use super::ai::template::load_group;
 use super::ai::template_search::Select;
-use super::ai::{AiKind, AiParams, Extension};
+use super::ai::{AiKind, AiParams, CombinedPotential, Extension};
 use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
 use super::generate::{Style, turn_back_relabelings, variants};
 use super::level::TemplateFile;
@@ -80,6 +80,11 @@ pub struct TemplateArgs {
     /// 16 cells are empty (versus keeps potential maximization).
     #[arg(long, value_enum, default_value_t = Extension::Potential)]
     pub extension: Extension,
+    /// The combined player's potential maximization (its extension in versus, its counters,
+    /// over garbage and where every template conflicts): the settings every seat shares, or
+    /// asobi's versus reading (virtual drops at 0.8, a kill only through the opponent's counter).
+    #[arg(long, value_enum, default_value_t = CombinedPotential::Paper)]
+    pub combined_potential: CombinedPotential,
 }
 
 /// Potential maximization's open decisions (spec §9.7), shared by `endless` and `versus`.
@@ -96,12 +101,14 @@ pub struct PotentialArgs {
     pub danger_empty: u32,
     /// asobi: potential maximization also counts the chains that 1-2 unseen puyos of one colour
     /// dropped into one column would start, at W times their attack (0 = the paper, which reads
-    /// the known pairs only). In versus both seats read so, except asobi's player (0.8 always).
+    /// the known pairs only). In versus both seats read so, except asobi's player and a combined
+    /// player with `--combined-potential asobi` (0.8 always).
     #[arg(long, value_name = "W", default_value_t = 0.0, value_parser = number_in(0.0, 2.0))]
     pub virtual_drop: f64,
     /// asobi: special case (b) fires to kill only when the garbage still fills the opponent's
     /// column 3 after the opponent's ready counter (a chain 1-2 puyos of one colour start) has
-    /// cancelled its share (versus, both seats; asobi's player always reads so).
+    /// cancelled its share (versus, both seats; asobi's player always reads so, and a combined
+    /// player with `--combined-potential asobi`).
     #[arg(long)]
     pub lethal_after_counter: bool,
 }
@@ -286,6 +293,7 @@ fn ai_params(rules: &TemplateArgs, players: &[AiKind]) -> anyhow::Result<AiParam
     params.switch = rules.switch;
     params.switch_ready = !rules.switch_on_score;
     params.extension = rules.extension;
+    params.combined_potential = rules.combined_potential;
     // Checked here, before the workers start: an unknown group or a malformed file of the
     // user's is one error naming it (the error names the file, or the group when unknown).
     if players.iter().any(|p| p.uses_templates()) {
@@ -415,6 +423,11 @@ fn player_options(command: &mut CommandLine, params: &AiParams) {
     command.option_unless("switch", params.switch, base.switch);
     command.flag("switch-on-score", !params.switch_ready);
     command.option_unless("extension", value_name(params.extension), value_name(base.extension));
+    command.option_unless(
+        "combined-potential",
+        value_name(params.combined_potential),
+        value_name(base.combined_potential),
+    );
     command.option_unless("fire-empty", potential.fire_empty, base.potential.fire_empty);
     command.option_unless("danger-empty", potential.danger_empty, base.potential.danger_empty);
     command.option_unless("virtual-drop", potential.virtual_drop, base.potential.virtual_drop);
@@ -483,6 +496,7 @@ mod tests {
         p.switch = 0.85;
         p.switch_ready = false;
         p.extension = Extension::Builder;
+        p.combined_potential = CombinedPotential::Asobi;
         p.potential.fire_empty = 18;
         p.potential.danger_empty = 8;
         p.potential.virtual_drop = 0.8;
