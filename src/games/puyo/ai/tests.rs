@@ -1,6 +1,7 @@
 //! AI tests: legality over many random positions; potential maximization's special cases (c)
 //! and (d) and its firing over a formation it cannot keep; the combined player's switch, its
-//! extension, and its templates left once garbage lands; which players need a template group.
+//! extension, its templates left once garbage lands and its optional asobi reading; which players
+//! need a template group.
 
 use rand::{Rng, SeedableRng};
 
@@ -329,4 +330,20 @@ fn only_template_players_need_their_groups_colours() {
     for kind in [AiKind::Template, AiKind::Potential, AiKind::Combined, AiKind::Asobi] {
         assert_eq!(Player::new(kind, params.clone()).is_ok(), !kind.uses_templates(), "{kind:?}");
     }
+}
+
+/// `combined_potential: Asobi` gives the combined player, and only it, asobi's versus reading;
+/// the seat it plays against keeps the shared settings.
+#[test]
+fn asobi_reading_goes_to_the_combined_player_only() {
+    let params = AiParams { combined_potential: CombinedPotential::Asobi, ..AiParams::default() };
+    let reads = |kind| {
+        let p = Player::new(kind, params.clone()).unwrap().params.potential;
+        (p.virtual_drop, p.lethal_after_counter, p.depth)
+    };
+    assert_eq!(reads(AiKind::Combined), (0.8, true, 3));
+    assert_eq!(reads(AiKind::Potential), (0.0, false, 3));
+    assert_eq!(reads(AiKind::Asobi), (0.8, true, 2));
+    let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap().params.potential;
+    assert_eq!((paper.virtual_drop, paper.lethal_after_counter), (0.0, false));
 }
