@@ -228,8 +228,9 @@ fn zero_counts_are_usage_errors_naming_the_option() {
 /// before any work (the metrics threshold used to be checked after the solver had run).
 #[test]
 fn numbers_out_of_range_are_usage_errors_naming_option_and_range() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["puyo", "endless", "--virtual-drop", "3"], "from 0 to 2"),
+        (&["puyo", "versus", "--threat-switch", "5", "--p1", "combined", "--p2", "potential"], "from 0 to 4"),
         (&["puyo", "build", "--weight-power", "NaN"], "from 0.25 to 4"),
         (&["nazo", "metrics", "field=0_&steps=rr&goal=0_0_3_0_", "--template-threshold", "3"], "from 0 to 1"),
         (&["calc", "play", "--lookahead-ratio=-1"], "from 0 to 1"),

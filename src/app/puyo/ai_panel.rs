@@ -112,7 +112,7 @@ fn ai_params_ui(ui: &mut egui::Ui, p: &mut AiParams) {
             }
         })
         .response
-        .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links (12 while more than 16 cells are empty)");
+        .on_hover_text("what builds on the formation in endless games: potential maximization (paper) or asobi's chain builder, fired at 11 links (12 while more than 12 cells are empty)");
     let mut asobi_reading = p.combined_potential == CombinedPotential::Asobi;
     if ui
         .checkbox(&mut asobi_reading, "combined: asobi's potential reading")
@@ -121,8 +121,26 @@ fn ai_params_ui(ui: &mut egui::Ui, p: &mut AiParams) {
     {
         p.combined_potential = if asobi_reading { CombinedPotential::Asobi } else { CombinedPotential::Paper };
     }
+    threat_switch_ui(ui, &mut p.threat_switch);
     potential_ui(ui, &mut p.potential);
 }
+
+/// [`AiParams::threat_switch`]: on or off, and its share when on.
+fn threat_switch_ui(ui: &mut egui::Ui, threat_switch: &mut Option<f64>) {
+    let mut on = threat_switch.is_some();
+    ui.checkbox(&mut on, "combined: leave templates when threatened").on_hover_text(
+        "asobi, versus: potential maximization plays instead of the templates while the opponent holds a ready chain sending at least the share below of the garbage that fills column 3 (off = paper)",
+    );
+    let mut share = threat_switch.unwrap_or(THREAT_SWITCH_SHOWN);
+    if on {
+        ui.add(egui::Slider::new(&mut share, 0.0..=1.0).text("...threat: share of column 3"));
+    }
+    *threat_switch = on.then_some(share);
+}
+
+/// The share the threat switch starts at when turned on (combined vs potential with asobi's
+/// reading, 500 games of each of seeds 1-8: .762 at 0.2, .740 at 0.3; README, Puyo section).
+const THREAT_SWITCH_SHOWN: f64 = 0.2;
 
 /// The template with the fewest cells in conflict on `field`, and those cells.
 fn nearest_template(templates: &[Template], field: &Field) -> Option<(usize, Bits)> {

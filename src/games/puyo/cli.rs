@@ -77,7 +77,7 @@ pub struct TemplateArgs {
     pub switch_on_score: bool,
     /// How the combined player extends its formation in single-player games: potential
     /// maximization (the paper) or asobi's chain builder, fired at 11 links, 12 while more than
-    /// 16 cells are empty (versus keeps potential maximization).
+    /// 12 cells are empty (versus keeps potential maximization).
     #[arg(long, value_enum, default_value_t = Extension::Potential)]
     pub extension: Extension,
     /// The combined player's potential maximization (its extension in versus, its counters,
@@ -85,6 +85,12 @@ pub struct TemplateArgs {
     /// asobi's versus reading (virtual drops at 0.8, a kill only through the opponent's counter).
     #[arg(long, value_enum, default_value_t = CombinedPotential::Paper)]
     pub combined_potential: CombinedPotential,
+    /// asobi, versus: the combined player leaves its template phase for potential maximization
+    /// while the opponent holds a ready chain (one that 1-2 puyos of one colour dropped into
+    /// one column start) sending at least K times the garbage that fills its own column 3
+    /// (unset: the paper, which builds its templates whatever the opponent holds).
+    #[arg(long, value_name = "K", value_parser = number_in(0.0, 4.0))]
+    pub threat_switch: Option<f64>,
 }
 
 /// Potential maximization's open decisions (spec §9.7), shared by `endless` and `versus`.
@@ -294,6 +300,7 @@ fn ai_params(rules: &TemplateArgs, players: &[AiKind]) -> anyhow::Result<AiParam
     params.switch_ready = !rules.switch_on_score;
     params.extension = rules.extension;
     params.combined_potential = rules.combined_potential;
+    params.threat_switch = rules.threat_switch;
     // Checked here, before the workers start: an unknown group or a malformed file of the
     // user's is one error naming it (the error names the file, or the group when unknown).
     if players.iter().any(|p| p.uses_templates()) {
@@ -428,6 +435,9 @@ fn player_options(command: &mut CommandLine, params: &AiParams) {
         value_name(params.combined_potential),
         value_name(base.combined_potential),
     );
+    if let Some(share) = params.threat_switch {
+        command.option("threat-switch", share);
+    }
     command.option_unless("fire-empty", potential.fire_empty, base.potential.fire_empty);
     command.option_unless("danger-empty", potential.danger_empty, base.potential.danger_empty);
     command.option_unless("virtual-drop", potential.virtual_drop, base.potential.virtual_drop);
@@ -497,6 +507,7 @@ mod tests {
         p.switch_ready = false;
         p.extension = Extension::Builder;
         p.combined_potential = CombinedPotential::Asobi;
+        p.threat_switch = Some(0.3);
         p.potential.fire_empty = 18;
         p.potential.danger_empty = 8;
         p.potential.virtual_drop = 0.8;

@@ -425,6 +425,13 @@ pub struct VersusRecord {
     /// with what, decides most games).
     #[serde(default)]
     pub first_attack: [Option<Attack>; 2],
+    /// Per side, its moves.
+    #[serde(default)]
+    pub moves: [u32; 2],
+    /// Per side, the moves its template search chose (how much of a template player's game
+    /// its templates played).
+    #[serde(default)]
+    pub template_moves: [u32; 2],
 }
 
 /// A chain fired in a versus game.
@@ -473,6 +480,9 @@ impl Experiment for VersusExp {
             let links: Vec<f64> = attacks.iter().map(|a| a.links as f64).collect();
             m.insert(format!("{name}_first_attack_move"), json!(mean(&moves)));
             m.insert(format!("{name}_first_attack_links"), json!(mean(&links)));
+            let moves: u32 = records.iter().map(|r| r.moves[side]).sum();
+            let by_template: u32 = records.iter().map(|r| r.template_moves[side]).sum();
+            m.insert(format!("{name}_template_share"), json!(by_template as f64 / moves.max(1) as f64));
         }
         // Whether side `s` attacked strictly before the other (or alone).
         let attacked_first = |r: &VersusRecord, s: usize| match (r.first_attack[s], r.first_attack[1 - s]) {
@@ -495,6 +505,7 @@ impl Traced for VersusExp {
         let start = Instant::now();
         let mut moves = 0;
         let mut first_attack = [None, None];
+        let mut template_moves = [0, 0];
         let outcome = loop {
             let acting: Vec<usize> = game.to_move().collect();
             let mut chosen = Vec::new();
@@ -517,6 +528,7 @@ impl Traced for VersusExp {
                 let tick = game.tick;
                 let chain = game.apply(i, d.as_ref().map(|d| d.placement));
                 moves += 1;
+                template_moves[i] += d.as_ref().is_some_and(|d| d.by_template) as u32;
                 if let (Some(decision), Some(chain)) = (&d, chain) {
                     let (side, other) = (&game.sides[i], &game.sides[1 - i]);
                     let (field, number, opponent) = (&side.field, side.moves, Some(&other.field));
@@ -533,7 +545,15 @@ impl Traced for VersusExp {
                 break Outcome::Draw;
             }
         };
-        VersusRecord { outcome, ticks: game.tick, ms: ms_per(start, moves), first_attack }
+        let side_moves = [game.sides[0].moves, game.sides[1].moves];
+        VersusRecord {
+            outcome,
+            ticks: game.tick,
+            ms: ms_per(start, moves),
+            first_attack,
+            moves: side_moves,
+            template_moves,
+        }
     }
 }
 
@@ -552,6 +572,8 @@ mod tests {
             ticks: 50,
             ms: 1.0,
             first_attack: [attack(first_attack[0]), attack(first_attack[1])],
+            moves: [40, 40],
+            template_moves: [0, 10 * winner as u32],
         }
     }
 
@@ -577,6 +599,7 @@ mod tests {
         assert_eq!(m["won_by_first_attacker"], json!(0.5));
         assert_eq!(m["p1_first_attack_links"], json!((4.0 + 4.0 + 2.0) / 3.0));
         assert_eq!(m["p2_first_attack_move"], json!((20.0 + 20.0 + 30.0 + 15.0) / 4.0));
+        assert_eq!((&m["p1_template_share"], &m["p2_template_share"]), (&json!(0.0), &json!(20.0 / 160.0)));
     }
 
     #[test]

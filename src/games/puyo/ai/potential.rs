@@ -33,7 +33,7 @@ pub struct PotentialParams {
     /// dropped into one column at the leaves ("virtual drops"), weighted by this factor (0 off).
     pub virtual_drop: f64,
     /// asobi's reading of special case (b): a chain is lethal only when its garbage still
-    /// fills the opponent's column 3 after the opponent's ready counter ([`counter_garbage`])
+    /// fills the opponent's column 3 after the opponent's ready counter ([`ready_garbage`])
     /// has cancelled its share (false = the paper's baseline; asobi's versus player sets it).
     #[serde(default)]
     pub lethal_after_counter: bool,
@@ -195,16 +195,16 @@ fn counter(obs: &Observation) -> Option<PotentialChoice> {
 /// Special case (c) answers at least this much incoming garbage (a row).
 const COUNTER_PENDING: u32 = 6;
 
-/// Garbage that fills the opponent's column 3 up to row 12.
-fn kill_garbage(opponent: &Field) -> u32 {
-    6 * (VISIBLE_HEIGHT - opponent.height(2).min(VISIBLE_HEIGHT)) as u32
+/// Garbage that fills `field`'s column 3 up to row 12 (and so ends its player's game).
+pub fn kill_garbage(field: &Field) -> u32 {
+    6 * (VISIBLE_HEIGHT - field.height(2).min(VISIBLE_HEIGHT)) as u32
 }
 
-/// Garbage of the counter the opponent holds ready: its largest chain that 1-2 puyos of one
-/// colour dropped into one column start, which its next placements can fire while a chain
-/// against it is still running.
-fn counter_garbage(opponent: &Field, rule: GarbageRule) -> u32 {
-    best_trigger(opponent, |chain| rule.garbage(chain))
+/// Garbage of the chain `field`'s player holds ready: its largest chain that 1-2 puyos of one
+/// colour dropped into one column start, which its next placements can fire (against an
+/// attack, while the attacking chain is still running: its counter).
+pub fn ready_garbage(field: &Field, rule: GarbageRule) -> u32 {
+    best_trigger(field, |chain| rule.garbage(chain))
 }
 
 /// Special case (b): `garbage` sent now tops out the opponent. The paper's reading fires into
@@ -212,7 +212,7 @@ fn counter_garbage(opponent: &Field, rule: GarbageRule) -> u32 {
 /// for it (500 games of seed 1: asobi vs potential .750 -> .850, vs combined .730 -> .740).
 fn lethal(params: &PotentialParams, obs: &Observation, garbage: u32) -> bool {
     obs.opponent.is_some_and(|o| {
-        let counter = if params.lethal_after_counter { counter_garbage(o, obs.garbage) } else { 0 };
+        let counter = if params.lethal_after_counter { ready_garbage(o, obs.garbage) } else { 0 };
         garbage > 0 && garbage >= kill_garbage(o) + counter
     })
 }

@@ -1,7 +1,7 @@
 //! AI tests: legality over many random positions; potential maximization's special cases (c)
 //! and (d) and its firing over a formation it cannot keep; the combined player's switch, its
-//! extension, its templates left once garbage lands and its optional asobi reading; which players
-//! need a template group.
+//! extension, its templates left once garbage lands, its optional asobi reading and threat
+//! switch; which players need a template group.
 
 use rand::{Rng, SeedableRng};
 
@@ -346,4 +346,28 @@ fn asobi_reading_goes_to_the_combined_player_only() {
     assert_eq!(reads(AiKind::Asobi), (0.8, true, 2));
     let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap().params.potential;
     assert_eq!((paper.virtual_drop, paper.lethal_after_counter), (0.0, false));
+}
+
+/// With `threat_switch`, the combined player leaves its template phase while the opponent's
+/// ready chain sends at least that share of the garbage that fills its column 3, and only then.
+#[test]
+fn the_threat_switch_leaves_templates_while_the_opponent_holds_a_ready_chain() {
+    // A red dropped into column 2 fires three links.
+    let opponent = Field::from_ascii("B.....\nB.....\nB.....\nG.....\nG.....\nG.....\nR.....\nRB....\nRG....").unwrap();
+    let own = Field::new();
+    let ready = potential::ready_garbage(&opponent, GarbageRule::default());
+    let fills_column_3 = potential::kill_garbage(&own);
+    assert!(0 < ready && ready < fills_column_3, "{ready} of {fills_column_3}");
+    let pairs =
+        [Pair::new(Puyo::Red, Puyo::Green), Pair::new(Puyo::Blue, Puyo::Blue), Pair::new(Puyo::Yellow, Puyo::Red)];
+    let versus = Observation { opponent: Some(&opponent), ..Observation::alone(&own, &pairs) };
+    let by_template = |threat_switch, obs: &Observation| {
+        let params = AiParams { threat_switch, ..AiParams::default() };
+        Player::new(AiKind::Combined, params).unwrap().decide(obs).unwrap().by_template
+    };
+    let share = ready as f64 / fills_column_3 as f64;
+    assert!(by_template(None, &versus));
+    assert!(by_template(Some(share + 0.01), &versus));
+    assert!(!by_template(Some(share), &versus));
+    assert!(by_template(Some(0.0), &Observation::alone(&own, &pairs)), "alone nothing threatens");
 }
