@@ -219,11 +219,11 @@ impl Player {
     /// A player of `kind`; compiles the template group when the kind plays by templates.
     pub fn new(kind: AiKind, mut params: AiParams) -> Result<Player, TemplateError> {
         match kind {
-            // asobi's versus player: potential maximization reading two pairs and unseen ones.
-            AiKind::Asobi => {
-                read_like_asobi(&mut params.potential);
-                params.potential.depth = 2;
-            }
+            // asobi's versus player: potential maximization reading the known pairs to the
+            // paper's depth, and unseen ones. Reading two pairs (until session 73) it won only
+            // .328 against the combined player with asobi's reading at `--threat-switch 0`,
+            // which is this player reading three (500 games of seed 1).
+            AiKind::Asobi => read_like_asobi(&mut params.potential),
             // Three pairs read as the paper's (two: .60 / .58 against .64 / .62 on versus
             // seeds 1 / 2 with asobi's reading, 500 games each).
             AiKind::Combined if params.combined_potential == CombinedPotential::Asobi => {

@@ -343,7 +343,7 @@ fn asobi_reading_goes_to_the_combined_player_only() {
     };
     assert_eq!(reads(AiKind::Combined), (0.8, true, 3));
     assert_eq!(reads(AiKind::Potential), (0.0, false, 3));
-    assert_eq!(reads(AiKind::Asobi), (0.8, true, 2));
+    assert_eq!(reads(AiKind::Asobi), (0.8, true, 3));
     let paper = Player::new(AiKind::Combined, AiParams::default()).unwrap().params.potential;
     assert_eq!((paper.virtual_drop, paper.lethal_after_counter), (0.0, false));
 }
@@ -370,4 +370,37 @@ fn the_threat_switch_leaves_templates_while_the_opponent_holds_a_ready_chain() {
     assert!(by_template(Some(share + 0.01), &versus));
     assert!(!by_template(Some(share), &versus));
     assert!(by_template(Some(0.0), &Observation::alone(&own, &pairs)), "alone nothing threatens");
+}
+
+/// In versus asobi's player is potential maximization with asobi's reading at the paper's depth
+/// of three pairs (reading two, it lost to that player; see [`Player::new`]).
+#[test]
+fn asobis_versus_player_reads_as_deep_as_potential_maximization() {
+    let mut rng = GameRng::seed_from_u64(5);
+    let asobi = Player::new(AiKind::Asobi, AiParams::default()).unwrap();
+    let mut reading = PotentialParams::default();
+    read_like_asobi(&mut reading);
+    let two_pairs = PotentialParams { depth: 2, ..reading };
+    let random_field = |rng: &mut GameRng| {
+        let mut f = Field::new();
+        for _ in 0..16 {
+            let pair = Pair::random(rng, 4);
+            let legal: Vec<Placement> = f.legal_placements(pair).collect();
+            f.play(pair, legal[rng.random_range(0..legal.len())]);
+        }
+        f
+    };
+    let mut differs_at_two_pairs = 0;
+    for _ in 0..12 {
+        let (own, opponent) = (random_field(&mut rng), random_field(&mut rng));
+        if own.is_dead() || opponent.is_dead() {
+            continue;
+        }
+        let pairs = pair_sequence(&mut rng, 4, 3);
+        let obs = Observation { opponent: Some(&opponent), ..Observation::alone(&own, &pairs) };
+        let played = asobi.decide(&obs).unwrap().placement;
+        assert_eq!(played, potential::decide(&reading, &obs).unwrap().placement, "\n{own}");
+        differs_at_two_pairs += usize::from(potential::decide(&two_pairs, &obs).unwrap().placement != played);
+    }
+    assert!(differs_at_two_pairs > 0, "the positions do not tell the depths apart");
 }
