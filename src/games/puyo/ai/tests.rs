@@ -387,6 +387,9 @@ fn asobis_versus_player_reads_as_deep_as_potential_maximization() {
             let pair = Pair::random(rng, 4);
             let legal: Vec<Placement> = f.legal_placements(pair).collect();
             f.play(pair, legal[rng.random_range(0..legal.len())]);
+            if f.is_dead() {
+                break;
+            }
         }
         f
     };
