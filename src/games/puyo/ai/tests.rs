@@ -9,6 +9,20 @@ use super::*;
 use crate::games::puyo::rules::{Puyo, pair_sequence};
 use crate::lab::rng::GameRng;
 
+/// A field after up to `moves` random placements of random pairs (fewer if it dies).
+fn random_field(rng: &mut GameRng, moves: usize) -> Field {
+    let mut f = Field::new();
+    for _ in 0..moves {
+        let pair = Pair::random(rng, 4);
+        let legal: Vec<Placement> = f.legal_placements(pair).collect();
+        f.play(pair, legal[rng.random_range(0..legal.len())]);
+        if f.is_dead() {
+            break;
+        }
+    }
+    f
+}
+
 #[test]
 fn ais_never_return_illegal_moves() {
     let mut rng = GameRng::seed_from_u64(11);
@@ -26,16 +40,8 @@ fn ais_never_return_illegal_moves() {
         .collect();
     let mut checked = 0;
     while checked < 1200 {
-        let mut f = Field::new();
         let moves = rng.random_range(0..40);
-        for _ in 0..moves {
-            let pair = Pair::random(&mut rng, 4);
-            let legal: Vec<Placement> = f.legal_placements(pair).collect();
-            f.play(pair, legal[rng.random_range(0..legal.len())]);
-            if f.is_dead() {
-                break;
-            }
-        }
+        let f = random_field(&mut rng, moves);
         if f.is_dead() {
             continue;
         }
@@ -381,21 +387,9 @@ fn asobis_versus_player_reads_as_deep_as_potential_maximization() {
     let mut reading = PotentialParams::default();
     read_like_asobi(&mut reading);
     let two_pairs = PotentialParams { depth: 2, ..reading };
-    let random_field = |rng: &mut GameRng| {
-        let mut f = Field::new();
-        for _ in 0..16 {
-            let pair = Pair::random(rng, 4);
-            let legal: Vec<Placement> = f.legal_placements(pair).collect();
-            f.play(pair, legal[rng.random_range(0..legal.len())]);
-            if f.is_dead() {
-                break;
-            }
-        }
-        f
-    };
     let mut differs_at_two_pairs = 0;
     for _ in 0..12 {
-        let (own, opponent) = (random_field(&mut rng), random_field(&mut rng));
+        let (own, opponent) = (random_field(&mut rng, 16), random_field(&mut rng, 16));
         if own.is_dead() || opponent.is_dead() {
             continue;
         }
