@@ -2,7 +2,7 @@
 //! experiment determinism across thread counts, instance files and bad input.
 
 use asobi::games::shanghai::ai::{PlayerParams, TieBreak};
-use asobi::games::shanghai::catalog::{bundled, load, read_weights};
+use asobi::games::shanghai::catalog::{bundled, load, read_weights, weights_for};
 use asobi::games::shanghai::cli::{self, Command};
 use asobi::games::shanghai::experiment::{Blunder, Deals, Eval, Generate, OnLayout, Oracle};
 use asobi::games::shanghai::generator::DealSource;
@@ -208,15 +208,27 @@ fn eval_and_oracle_do_not_depend_on_threads() {
 #[test]
 fn generate_summary_has_the_contract_fields() {
     let layout = load("mini_turtle").unwrap();
-    let weak = PlayerParams { n: 1, depth: 1, ..PlayerParams::default() };
-    let strong = PlayerParams { n: 4, depth: 2, ..PlayerParams::default() };
+    let weights = weights_for("mini_turtle");
+    let (weak, strong) = (PlayerParams::paper(1, 1, weights), PlayerParams::paper(16, 3, weights));
     let exp =
-        Generate { layout: OnLayout::new(&layout), count: 4, plays: 2, weak, strong, weak_max: 0.33, strong_min: 0.67 };
-    let games = run_records(&exp, 1, Shard::WHOLE, Some(1), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
+        Generate { layout: OnLayout::new(&layout), count: 40, plays: 4, weak, strong, weak_max: 0.5, strong_min: 0.75 };
+    let games = run_records(&exp, 1, Shard::WHOLE, Some(2), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
     let v = result_json(&exp, 1, Shard::WHOLE, &games);
-    assert_eq!(v["instances"], 4);
-    assert_eq!(v["map"].as_array().unwrap().len(), 4);
-    assert!(v["skill_instances"].as_u64().unwrap() <= 4);
+    assert_eq!(v["instances"], 40);
+    let map: Vec<(f64, f64)> =
+        v["map"].as_array().unwrap().iter().map(|p| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap())).collect();
+    assert_eq!(map.len(), 40);
+    let skill = map.iter().filter(|&&(w, s)| w < 0.5 && s >= 0.75).count();
+    assert_eq!(v["skill_instances"], skill);
+    assert!(skill > 0, "the paper's players part on some of 40 mini turtle deals");
+    // The spec's bins (low < .33 <= middle < .67 <= high), weak rate by row, strong by column.
+    let bin = |r: f64| usize::from(r >= 0.33) + usize::from(r >= 0.67);
+    for (row, name) in ["weak_low", "weak_middle", "weak_high"].iter().enumerate() {
+        for col in 0..3 {
+            let count = map.iter().filter(|&&(w, s)| bin(w) == row && bin(s) == col).count();
+            assert_eq!(v["bins"][name][col], count, "{name}, strong bin {col}");
+        }
+    }
 }
 
 #[test]

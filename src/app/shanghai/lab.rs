@@ -9,7 +9,7 @@ use crate::app::Screen;
 use crate::app::lab_screen::{LabEntry, LabPlot, PointOpener, ScatterPlot, run_for_lab};
 use crate::games::shanghai::ai::PlayerParams;
 use crate::games::shanghai::catalog::{load, weights_for};
-use crate::games::shanghai::experiment::{Deals, Eval, Generate, OnLayout};
+use crate::games::shanghai::experiment::{Deals, Eval, Generate, HIGH_FROM, LOW_BELOW, OnLayout};
 use crate::games::shanghai::generator::DealSource;
 use crate::games::shanghai::layout::Layout;
 use crate::lab::stats::wilson95;
@@ -56,23 +56,25 @@ pub fn lab_entries() -> Vec<LabEntry> {
         },
         LabEntry {
             game: Screen::Shanghai,
-            name: "generate: weak (1x1) vs strong (8x2) map on mini turtle",
+            name: "generate: the paper's weak (1x1) vs strong (16x3) player, map on mini turtle",
             size_label: "instances",
             default_size: 40,
             commands: &[
-                "asobi shanghai generate --layout mini_turtle --count {size} --weak 1x1 --strong 8x2 --plays 6 --weak-max 0.5 --strong-min 0.75 --seed {seed}",
+                "asobi shanghai generate --layout mini_turtle --count {size} --weak 1x1 --strong 16x3 --plays 10 --dead-ends false --solvable-worlds false --seed {seed}",
             ],
+            // The paper's players, as in its §5: asobi's are both strong enough on the mini
+            // turtle that few instances part them.
             run: |size, seed, progress| {
                 let layout = lab_layout()?;
                 let weights = weights_for(&layout.name);
                 let exp = Generate {
                     layout: OnLayout::new(&layout),
                     count: size,
-                    plays: 6,
-                    weak: PlayerParams { n: 1, depth: 1, weights, ..PlayerParams::default() },
-                    strong: PlayerParams { n: 8, depth: 2, weights, ..PlayerParams::default() },
-                    weak_max: 0.5,
-                    strong_min: 0.75,
+                    plays: 10,
+                    weak: PlayerParams::paper(1, 1, weights),
+                    strong: PlayerParams::paper(16, 3, weights),
+                    weak_max: LOW_BELOW,
+                    strong_min: HIGH_FROM,
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let name = layout.name.clone();

@@ -11,7 +11,7 @@ use super::ai::risk::RiskJudge;
 use super::ai::tune::{TuneOptions, tune};
 use super::ai::{MAX_DEPTH, PlayerParams, RISK_WINDOW, SOLVE_NODES, TieBreak};
 use super::catalog::{bundled, load, read_weights, weights_for};
-use super::experiment::{Deals, Eval, Generate, OnLayout, Oracle, TracedDecision};
+use super::experiment::{Deals, Eval, Generate, HIGH_FROM, LOW_BELOW, OnLayout, Oracle, TracedDecision};
 use super::generator::{DealSource, backward_play};
 use super::io::instances::{Instance, InstanceFile};
 use super::layout::Layout;
@@ -198,11 +198,19 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 20, value_parser = at_least_one::<u64>)]
     pub plays: u64,
     /// Skill instance: weak solve rate below this ...
-    #[arg(long, default_value_t = 0.33, value_parser = number_in(0.0, 1.0))]
+    #[arg(long, default_value_t = LOW_BELOW, value_parser = number_in(0.0, 1.0))]
     pub weak_max: f64,
     /// ... and strong solve rate at least this.
-    #[arg(long, default_value_t = 0.67, value_parser = number_in(0.0, 1.0))]
+    #[arg(long, default_value_t = HIGH_FROM, value_parser = number_in(0.0, 1.0))]
     pub strong_min: f64,
+    /// Weight preset file of both players (default: the layout's bundled preset, else the
+    /// built-in weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// asobi's extensions of both players (`--dead-ends false --solvable-worlds false`: the
+    /// paper's players, as in its §5).
+    #[command(flatten)]
+    pub extensions: ExtensionArgs,
     /// Write the instances with their rates here (RON; read back by `eval --instance`).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -477,17 +485,8 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
         ensure!(a.batch.shard.is_none(), "--out needs a whole run (no --shard)");
         check_output_file(out)?;
     }
-    let layout = dealable(&a.layout)?;
-    let weights = weights_for(&layout.name);
-    let exp = Generate {
-        layout: OnLayout::new(&layout),
-        count: a.count,
-        plays: a.plays.max(1),
-        weak: parse_player(&a.weak, weights, "weak")?,
-        strong: parse_player(&a.strong, weights, "strong")?,
-        weak_max: a.weak_max,
-        strong_min: a.strong_min,
-    };
+    let exp = generate_experiment(&a)?;
+    let layout = exp.layout.layout();
     let result = run_cli(&exp, &a.batch)?;
     if let Some(out) = &a.out {
         let map = result["map"].as_array().context("generate result has a map")?;
@@ -496,7 +495,7 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
             .enumerate()
             .map(|(i, pair)| Instance {
                 index: i as u64,
-                kinds: Deals::Source(DealSource::Generator).get(&layout, a.batch.seed, i as u64),
+                kinds: Deals::Source(DealSource::Generator).get(layout, a.batch.seed, i as u64),
                 weak_rate: pair[0].as_f64().unwrap_or(0.0),
                 strong_rate: pair[1].as_f64().unwrap_or(0.0),
             })
@@ -505,6 +504,21 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
         write_atomic(out, file.to_text().as_bytes())?;
     }
     Ok(())
+}
+
+/// The experiment `generate` runs: both players get the weights and extension settings.
+fn generate_experiment(a: &GenerateArgs) -> anyhow::Result<Generate> {
+    let layout = dealable(&a.layout)?;
+    let weights = player_weights(&layout, &a.weights)?;
+    Ok(Generate {
+        layout: OnLayout::new(&layout),
+        count: a.count,
+        plays: a.plays.max(1),
+        weak: a.extensions.apply(parse_player(&a.weak, weights, "weak")?),
+        strong: a.extensions.apply(parse_player(&a.strong, weights, "strong")?),
+        weak_max: a.weak_max,
+        strong_min: a.strong_min,
+    })
 }
 
 /// `shanghai layouts`: the bundled layouts with their tile and level counts.
@@ -628,6 +642,19 @@ mod tests {
         assert!(!player(&["--dead-ends", "false"]).terminal_at_depth);
         assert!(player(&["--dead-ends", "false", "--terminal-at-depth", "true"]).terminal_at_depth);
         assert!(!player(&["--terminal-at-depth", "false"]).terminal_at_depth);
+    }
+
+    /// `--dead-ends false --solvable-worlds false` is the paper's player, on both sides of
+    /// `generate` as in `eval`.
+    #[test]
+    fn the_extensions_off_are_the_papers_player() {
+        let paper = PlayerParams::paper(16, 3, Weights::default());
+        assert_eq!(player(&["--dead-ends", "false", "--solvable-worlds", "false"]), paper);
+        let line = "asobi shanghai generate --weak 1x1 --strong 16x3 --dead-ends false --solvable-worlds false";
+        let Command::Generate(args) = parse_game_command(line, "shanghai") else { panic!("{line}: not generate") };
+        let exp = generate_experiment(&args).unwrap();
+        let weights = weights_for("mini_turtle");
+        assert_eq!((exp.weak, exp.strong), (PlayerParams::paper(1, 1, weights), PlayerParams::paper(16, 3, weights)));
     }
 
     /// The risk check is off unless asked for, and its window is a share of value.

@@ -411,6 +411,17 @@ impl Experiment for Oracle {
     }
 }
 
+/// A solve rate below this is low (spec §8: low < 0.33 <= middle < 0.67 <= high); by default a
+/// skill instance's weak rate is low ...
+pub const LOW_BELOW: f64 = 0.33;
+/// ... and its strong rate high: at least this.
+pub const HIGH_FROM: f64 = 0.67;
+
+/// The spec's bin of a solve rate: 0 low, 1 middle, 2 high.
+fn rate_bin(rate: f64) -> usize {
+    usize::from(rate >= LOW_BELOW) + usize::from(rate >= HIGH_FROM)
+}
+
 /// `generate`: generator instances measured by a weak and a strong player (paper §3, §5).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Generate {
@@ -480,6 +491,13 @@ impl Experiment for Generate {
         let mut m = Map::new();
         m.insert("instances".into(), json!(records.len()));
         m.insert("skill_instances".into(), json!(skill));
+        // The paper's reading of the map (its §5: high-high too easy, middle-middle rewarding).
+        let mut bins = [[0u64; 3]; 3];
+        for r in records {
+            bins[rate_bin(r.weak_rate)][rate_bin(r.strong_rate)] += 1;
+        }
+        let [low, middle, high] = bins;
+        m.insert("bins".into(), json!({"weak_low": low, "weak_middle": middle, "weak_high": high}));
         m.insert("map".into(), json!(map));
         m.insert("weak_mean".into(), json!(mean(&records.iter().map(|r| r.weak_rate).collect::<Vec<_>>())));
         m.insert("strong_mean".into(), json!(mean(&records.iter().map(|r| r.strong_rate).collect::<Vec<_>>())));

@@ -175,6 +175,20 @@ impl Default for PlayerParams {
 }
 
 impl PlayerParams {
+    /// The paper's own player at n and D: none of asobi's extensions, a move at depth D worth
+    /// its action value alone, ties to the first move in tile order.
+    pub fn paper(n: u32, depth: u32, weights: Weights) -> Self {
+        PlayerParams {
+            n,
+            depth,
+            weights,
+            terminal_at_depth: false,
+            dead_ends: false,
+            solvable_worlds: false,
+            ..PlayerParams::default()
+        }
+    }
+
     /// The tie rule in force (see [`PlayerParams::ties`]).
     pub fn tie_break(&self) -> TieBreak {
         self.ties.unwrap_or(if self.dead_ends { TieBreak::Value } else { TieBreak::First })
