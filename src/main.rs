@@ -262,14 +262,14 @@ mod tests {
     fn command_words(text: &str) -> Option<Vec<String>> {
         let text = text.trim().trim_start_matches("$ ");
         let text = text.split(" #").next()?.split(" | ").next()?.split(" > ").next()?;
-        let mut words: Vec<&str> = text.split_whitespace().collect();
-        if words.first() == Some(&"asobi") {
+        // Words as a shell splits them (a line cut short by the cuts above may not split).
+        let mut words = shlex::split(text).unwrap_or_else(|| text.split_whitespace().map(String::from).collect());
+        if words.first().is_some_and(|w| w == "asobi") {
             words.remove(0);
         }
-        let starts = words.first().is_some_and(|w| SUBCOMMANDS.contains(w) || w.starts_with("--game"));
+        let starts = words.first().is_some_and(|w| SUBCOMMANDS.contains(&w.as_str()) || w.starts_with("--game"));
         let has_option = words.iter().any(|w| w.starts_with("--"));
-        (starts && has_option && !words.iter().any(|w| is_placeholder(w)))
-            .then(|| words.iter().map(|w| w.trim_matches('\'').to_string()).collect())
+        (starts && has_option && !words.iter().any(|w| is_placeholder(w))).then_some(words)
     }
 
     /// Every command line of README: each line of its code blocks (continuations joined) and

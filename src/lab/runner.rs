@@ -76,6 +76,16 @@ impl CommandLine {
         CommandLine(std::iter::once("asobi").chain(subcommand.iter().copied()).map(String::from).collect())
     }
 
+    /// No words yet: options to pass as one value of another option (a versus seat's).
+    pub fn empty() -> CommandLine {
+        CommandLine(Vec::new())
+    }
+
+    /// The words so far.
+    pub fn words(&self) -> &[String] {
+        &self.0
+    }
+
     /// A positional argument.
     pub fn arg(&mut self, value: impl ToString) {
         self.0.push(value.to_string());
@@ -118,17 +128,14 @@ struct GameCommandLine<C: clap::Subcommand> {
     command: C,
 }
 
-/// Parses `asobi GAME ...` (words split at spaces, the quoting of [`CommandLine::line`] undone)
-/// into that game's subcommand.
+/// Parses `asobi GAME ...` (split into words as a POSIX shell would) into that game's
+/// subcommand.
 #[cfg(test)]
 pub fn parse_game_command<C: clap::Subcommand>(line: &str, game: &str) -> C {
     use clap::Parser;
-    let rest = line.strip_prefix(&format!("asobi {game} ")).unwrap_or_else(|| panic!("{line}: not asobi {game}"));
-    let unquote = |word: &str| match word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
-        Some(quoted) => quoted.replace(r"'\''", "'"),
-        None => word.to_string(),
-    };
-    let words = std::iter::once("asobi".to_string()).chain(rest.split(' ').map(unquote));
+    let words = shlex::split(line).unwrap_or_else(|| panic!("{line}: unbalanced quotes"));
+    assert_eq!(words.get(1).map(String::as_str), Some(game), "{line}: not asobi {game}");
+    let words = words.into_iter().enumerate().filter(|&(i, _)| i != 1).map(|(_, w)| w);
     GameCommandLine::<C>::try_parse_from(words).unwrap_or_else(|e| panic!("{line}: {e}")).command
 }
 

@@ -40,7 +40,16 @@ fn quick_params() -> AiParams {
 /// Two quick potential maximizers, two games.
 fn quick_versus(garbage: GarbageRule) -> VersusExp {
     let (p1, p2) = (AiKind::Potential, AiKind::Potential);
-    VersusExp { p1, p2, params: quick_params(), games: 2, max_ticks: 300, garbage, link_ticks: 1, colors: 4 }
+    VersusExp {
+        p1,
+        p2,
+        params: [quick_params(), quick_params()],
+        games: 2,
+        max_ticks: 300,
+        garbage,
+        link_ticks: 1,
+        colors: 4,
+    }
 }
 
 #[derive(Parser)]

@@ -21,6 +21,8 @@ use crate::lab::runner::write_ron;
 /// The template panel's state: templates recompiled from edited weights, and what to show.
 #[derive(Default)]
 pub(super) struct TemplateEditor {
+    /// The group edited: the edits apply to the players that play by it.
+    pub(super) group: String,
     /// Template index in the group, its source file with the user's weight overrides.
     pub(super) edited: Vec<(usize, TemplateFile)>,
     /// The template shown in the panel.
@@ -38,25 +40,50 @@ pub(super) struct TemplateEditor {
 pub(super) fn template_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     ui.label(egui::RichText::new("AI parameters").strong());
     let before = game.settings.params.clone();
-    template_group_ui(ui, game);
-    ai_params_ui(ui, &mut game.settings.params);
-    if game.settings.params.group != before.group {
-        game.templates = TemplateEditor::default();
+    board_settings_ui(ui, game);
+    let board = game.settings_board();
+    template_group_ui(ui, game, board);
+    ai_params_ui(ui, &mut game.settings.params[board]);
+    if !game.settings.own_settings {
+        game.settings.params[1] = game.settings.params[0].clone();
     }
-    if game.settings.params != before {
+    // Edits belong to one group: another group in the panel starts a fresh editor.
+    let editor_reset = game.templates.group != game.settings.params[board].group;
+    if editor_reset {
+        game.templates = TemplateEditor { group: game.settings.params[board].group.clone(), ..Default::default() };
+    }
+    if game.settings.params != before || editor_reset {
         game.rebuild_players();
     }
     command_line_ui(ui, game);
-    let Ok(player) = game.make_player(AiKind::Template) else { return };
+    let Ok(player) = game.make_player(board, AiKind::Template) else { return };
     best_template_ui(ui, game, &player);
     egui::CollapsingHeader::new("labeling table and weights").show(ui, |ui| template_editor_ui(ui, game, &player));
 }
 
-/// The template group: a bundled one, or a folder of the user's labeling tables or one such file
-/// (the CLI's `--templates PATH`); one that does not compile keeps the group and shows the file
-/// and line at fault.
-fn template_group_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
-    let group = &mut game.settings.params.group;
+/// Versus: whether each board's AI has its own settings (the CLI's `--p1-options` and
+/// `--p2-options`), and which board's the panel edits. Turned off, both take board 1's.
+fn board_settings_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
+    if !game.settings.versus {
+        return;
+    }
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut game.settings.own_settings, "each board its own settings")
+            .on_hover_text("off: both boards' AIs play by the settings below (board 1's)");
+        if !game.settings.own_settings {
+            game.settings.panel_board = 0;
+            return;
+        }
+        ui.radio_value(&mut game.settings.panel_board, 0, "board 1");
+        ui.radio_value(&mut game.settings.panel_board, 1, "board 2");
+    });
+}
+
+/// The template group of `board`'s AI: a bundled one, or a folder of the user's labeling tables
+/// or one such file (the CLI's `--templates PATH`); one that does not compile keeps the group
+/// and shows the file and line at fault.
+fn template_group_ui(ui: &mut egui::Ui, game: &mut PuyoGame, board: usize) {
+    let group = &mut game.settings.params[board].group;
     let shown = Path::new(group.as_str()).file_name().map_or(group.clone(), |f| f.to_string_lossy().into());
     egui::ComboBox::from_label("template group").selected_text(shown).show_ui(ui, |ui| {
         for g in ["stairs8", "sandwich8", "domino6", "chains8", "all"] {
@@ -68,8 +95,8 @@ fn template_group_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         return;
     };
     let folder = folder.display().to_string();
-    match load_group(&folder, &game.settings.params.compile) {
-        Ok(_) => game.settings.params.group = folder,
+    match load_group(&folder, &game.settings.params[board].compile) {
+        Ok(_) => game.settings.params[board].group = folder,
         Err(e) => game.error = Some(e.to_string()),
     }
 }
@@ -150,6 +177,9 @@ fn nearest_template(templates: &[Template], field: &Field) -> Option<(usize, Bit
 /// The board whose field the template view inspects: the first one an AI plays by templates,
 /// else board 1 (what the template player would see there).
 fn inspected_board(game: &PuyoGame) -> usize {
+    if game.own_settings() {
+        return game.settings_board();
+    }
     (0..game.sides()).find(|&i| plays_by_templates(game, i)).unwrap_or(0)
 }
 
@@ -282,7 +312,7 @@ fn template_editor_ui(ui: &mut egui::Ui, game: &mut PuyoGame, player: &Player) {
 /// Writes the group's template files, edited weights included, into `folder` (numbered so
 /// that they load in the group's order); returns how many.
 fn save_group(game: &PuyoGame, folder: &Path) -> anyhow::Result<usize> {
-    let sources = group_sources(&game.settings.params.group)?;
+    let sources = group_sources(&game.templates.group)?;
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     for (index, (path, _)) in sources.iter().enumerate() {
         let file = edited_file(game, index).with_context(|| format!("{path}: not a template file"))?;
@@ -297,7 +327,7 @@ fn edited_file(game: &PuyoGame, index: usize) -> Option<TemplateFile> {
     if let Some((_, file)) = game.templates.edited.iter().find(|(i, _)| *i == index) {
         return Some(file.clone());
     }
-    let sources = group_sources(&game.settings.params.group).ok()?;
+    let sources = group_sources(&game.templates.group).ok()?;
     let (path, text) = sources.get(index)?;
     crate::levels::parse_ron::<TemplateFile>(path, text).ok()
 }
@@ -349,7 +379,7 @@ mod tests {
         game.templates.edited.push((3, edited));
         assert_eq!(save_group(&game, tmp.path()).unwrap(), 10);
 
-        let opts = &game.settings.params.compile;
+        let opts = &game.settings.params[0].compile;
         let saved = load_group(tmp.path().to_str().unwrap(), opts).unwrap();
         let bundled = load_group("stairs8", opts).unwrap();
         let names =

@@ -57,7 +57,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                 let exp = VersusExp {
                     p1: AiKind::Asobi,
                     p2: AiKind::Combined,
-                    params: AiParams::default(),
+                    params: Default::default(),
                     games: size,
                     max_ticks: 3000,
                     garbage: GarbageRule::default(),

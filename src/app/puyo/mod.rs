@@ -88,7 +88,13 @@ struct Settings {
     /// Ticks per second.
     speed: f32,
     paused: bool,
-    params: AiParams,
+    /// Each board's AI settings (the same unless `own_settings`).
+    params: [AiParams; 2],
+    /// Versus: each board's AI has its own settings (the CLI's `--p1-options`/`--p2-options`),
+    /// and the panel edits those of `panel_board`.
+    own_settings: bool,
+    /// The board whose AI settings the panel edits while each board has its own.
+    panel_board: usize,
 }
 
 /// The game in progress and everything the screen shows of it.
@@ -130,7 +136,7 @@ struct PuyoGame {
 impl PuyoGame {
     fn new(mut settings: Settings) -> Self {
         // The AIs sample unseen pairs (and check their templates) over the game's colours.
-        settings.params.compile.colors = settings.colors;
+        settings.params.iter_mut().for_each(|p| p.compile.colors = settings.colors);
         // Game 0 of a `puyo versus --seed` batch, so a game between two AIs can be traced there.
         let (pairs, rng) = versus_streams(settings.seed, 0, settings.colors);
         let mut game = Versus::new(pairs, settings.garbage);
@@ -139,6 +145,7 @@ impl PuyoGame {
             // Endless: the second side never plays.
             game.sides[1].dead = true;
         }
+        let editor = TemplateEditor { group: settings.params[0].group.clone(), ..Default::default() };
         let mut screen = PuyoGame {
             dealt_seed: settings.seed,
             replay: ReplayCheck::default(),
@@ -160,7 +167,7 @@ impl PuyoGame {
             score: [0; 2],
             log: VecDeque::new(),
             error: None,
-            templates: TemplateEditor::default(),
+            templates: editor,
             template_folder: String::new(),
         };
         screen.rebuild_players();
@@ -178,7 +185,7 @@ impl PuyoGame {
         for i in 0..2 {
             self.players[i] = match self.settings.seats[i] {
                 Seat::Human => None,
-                Seat::Ai(kind) => match self.make_player(kind) {
+                Seat::Ai(kind) => match self.make_player(i, kind) {
                     Ok(p) => Some(p),
                     Err(e) => {
                         self.error = Some(e);
@@ -203,10 +210,21 @@ impl PuyoGame {
         self.redraw = true;
     }
 
-    fn make_player(&self, kind: AiKind) -> Result<Player, String> {
-        let mut player = Player::new(kind, self.settings.params.clone()).map_err(|e| e.to_string())?;
-        // asobi's player picks its own group; edits apply to the group chosen in the panel.
-        if player.params.group == self.settings.params.group {
+    /// Whether each board's AI plays by its own settings (versus only).
+    fn own_settings(&self) -> bool {
+        self.settings.versus && self.settings.own_settings
+    }
+
+    /// The board whose AI settings the panel shows and edits.
+    fn settings_board(&self) -> usize {
+        if self.own_settings() { self.settings.panel_board } else { 0 }
+    }
+
+    /// A player of `kind` by the settings of `board`'s AI.
+    fn make_player(&self, board: usize, kind: AiKind) -> Result<Player, String> {
+        let mut player = Player::new(kind, self.settings.params[board].clone()).map_err(|e| e.to_string())?;
+        // asobi's player picks its own group; edits apply to the group they were made in.
+        if player.params.group == self.templates.group {
             for (index, file) in &self.templates.edited {
                 let template = compile(&file.name, file, &player.params.compile).map_err(|e| e.to_string())?;
                 player.replace_template(*index, template);
@@ -239,7 +257,9 @@ fn default_settings(demo: bool) -> Settings {
         link_ticks: 1,
         speed: 6.0,
         paused: false,
-        params: AiParams::default(),
+        params: Default::default(),
+        own_settings: false,
+        panel_board: 0,
     }
 }
 
@@ -793,7 +813,8 @@ fn command_lines(game: &PuyoGame) -> Option<(String, String)> {
     let (rule, link_ticks) = (game.game.rule, game.game.link_ticks);
     match (s.versus, ai(0), ai(1)) {
         (false, Some(kind), _) => {
-            Some((endless_command(kind, &s.params), endless_trace_command(kind, &s.params, game.dealt_seed)))
+            let params = &s.params[0];
+            Some((endless_command(kind, params), endless_trace_command(kind, params, game.dealt_seed)))
         }
         (true, Some(p1), Some(p2)) => Some((
             versus_command([p1, p2], rule, link_ticks, &s.params),
@@ -808,18 +829,24 @@ mod tests {
     use super::*;
     use crate::app::drive_screen;
 
-    /// A versus between two AIs on the screen is the game its `--trace 0` line prints: the same
-    /// field after every move of each board, and the same outcome.
+    /// A versus between two AIs on the screen, each with its own settings, is the game its
+    /// `--trace 0` line prints: the same field after every move of each board, and the same
+    /// outcome.
     #[test]
     fn a_versus_of_two_ais_is_the_game_of_the_trace_line() {
         use std::collections::HashMap;
 
+        use crate::games::puyo::ai::CombinedPotential;
         use crate::games::puyo::cli::{Command, versus};
         use crate::games::puyo::experiment::Traced;
         use crate::lab::runner::parse_game_command;
         let mut settings = default_settings(true);
         settings.seats = [Seat::Ai(AiKind::Potential), Seat::Ai(AiKind::Combined)];
         settings.seed = 2;
+        settings.own_settings = true;
+        settings.params[0].potential.virtual_drop = 0.5;
+        settings.params[1].combined_potential = CombinedPotential::Asobi;
+        settings.params[1].threat_switch = Some(0.2);
         // Each board's field after each of its moves, as the screen plays them.
         let (mut screen, mut moves) = (Vec::new(), [0, 0]);
         let world = drive_screen(PuyoGame::new(settings), advance_game, |game| {
@@ -834,6 +861,7 @@ mod tests {
         let game = world.resource::<PuyoGame>();
         let Some((_, line)) = command_lines(game) else { panic!("two AIs in versus have a trace line") };
         assert_eq!(game.replay.line(&line), (line.as_str(), None), "the panel's line is the one the moves followed");
+        assert!(line.contains("--p1-options") && line.contains("--p2-options"), "{line}");
         let Command::Versus(args) = parse_game_command(&line, "puyo") else { panic!("{line}: not versus") };
         let mut traced = HashMap::new();
         let (seed, index) = (args.batch.seed, args.trace.trace.expect("a trace line"));
@@ -882,7 +910,7 @@ mod tests {
         assert_eq!(screen, traced, "{line}: board 1 after each move");
         // The board plays on past the traced game: a change now leaves nothing it replays.
         let mut game = world.remove_resource::<PuyoGame>().unwrap();
-        game.settings.params.potential.fire_empty += 1;
+        game.settings.params[0].potential.fire_empty += 1;
         game.rebuild_players();
         let world = drive_screen(game, advance_game, |game| game.game.sides[0].moves as usize >= traced.len() + 2);
         let game = world.resource::<PuyoGame>();
@@ -898,7 +926,7 @@ mod tests {
         let mut world = drive_screen(PuyoGame::new(settings), advance_game, |game| game.game.sides[0].moves >= 4);
         let mut game = world.remove_resource::<PuyoGame>().unwrap();
         let (_, first) = command_lines(&game).unwrap();
-        game.settings.params.potential.fire_empty += 1;
+        game.settings.params[0].potential.fire_empty += 1;
         game.rebuild_players();
         assert!(game.chosen[0].is_none() && !game.jobs[0].is_thinking(), "the next move is decided anew");
         let (_, now) = command_lines(&game).unwrap();

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::{Args, Subcommand};
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use super::ai::labeling::WeightRule;
 use super::ai::potential::PotentialParams;
@@ -212,6 +213,15 @@ pub struct VersusArgs {
     /// 1). The spec's model takes 1; 0 resolves a chain at once, as on a turn-based platform.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub link_ticks: u32,
+    /// Player 1's own template and potential-maximization options, read after the shared ones
+    /// (those outside, which both seats take), so that a value given here wins for this seat:
+    /// e.g. `--p1-options '--combined-potential asobi --threat-switch 0.2'`. A flag given
+    /// outside cannot be taken back here; `--colors` is the game's and stays outside.
+    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
+    pub p1_options: Option<String>,
+    /// Player 2's own options, as `--p1-options`.
+    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
+    pub p2_options: Option<String>,
     /// Potential maximization's settings.
     #[command(flatten)]
     pub potential: PotentialArgs,
@@ -224,6 +234,17 @@ pub struct VersusArgs {
     /// Seed, threads, shard and output options.
     #[command(flatten)]
     pub batch: BatchOptions,
+}
+
+/// The options of one versus seat (`--p1-options`, `--p2-options`), read like the shared ones;
+/// a later value of an option replaces an earlier one.
+#[derive(Debug, Parser)]
+#[command(no_binary_name = true, args_override_self = true)]
+struct SeatArgs {
+    #[command(flatten)]
+    rules: TemplateArgs,
+    #[command(flatten)]
+    potential: PotentialArgs,
 }
 
 /// The options of `templates`.
@@ -341,18 +362,48 @@ pub(crate) fn endless(a: &EndlessArgs) -> anyhow::Result<Endless> {
 }
 
 pub(crate) fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
-    let mut params = ai_params(&a.rules, &[a.p1, a.p2])?;
-    a.potential.apply(&mut params);
+    let mut shared = ai_params(&a.rules, &[a.p1, a.p2])?;
+    a.potential.apply(&mut shared);
+    let seat = |player, options: &Option<String>, option| match options {
+        Some(own) => seat_params(&shared, player, own, option),
+        None => Ok(shared.clone()),
+    };
     Ok(VersusExp {
         p1: a.p1,
         p2: a.p2,
-        params,
+        params: [seat(a.p1, &a.p1_options, "p1-options")?, seat(a.p2, &a.p2_options, "p2-options")?],
         games: a.games,
         max_ticks: a.max_ticks,
         garbage: a.garbage,
         link_ticks: a.link_ticks,
         colors: a.rules.colors as usize,
     })
+}
+
+/// The parameters of a versus seat whose `player` has its own options (`own`, the value of
+/// `--{option}`): the shared options (`shared`, written out as options) followed by its own.
+fn seat_params(shared: &AiParams, player: AiKind, own: &str, option: &str) -> anyhow::Result<AiParams> {
+    let in_option = |e: clap::Error| {
+        let message = e.to_string();
+        let first = message.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+        anyhow::anyhow!("--{option} '{own}': {first}")
+    };
+    let own_words = shlex::split(own).ok_or_else(|| anyhow::anyhow!("--{option} '{own}': unbalanced quotes"))?;
+    let given = SeatArgs::command().try_get_matches_from(&own_words).map_err(in_option)?;
+    if given.value_source("colors") == Some(ValueSource::CommandLine) {
+        anyhow::bail!("--{option} '{own}': --colors is the game's, the same for both seats; give it outside");
+    }
+    let mut shared_words = CommandLine::empty();
+    player_options(&mut shared_words, shared);
+    let words = shared_words.words().iter().chain(&own_words);
+    let mut seat = SeatArgs::command()
+        .try_get_matches_from(words)
+        .and_then(|m| SeatArgs::from_arg_matches(&m))
+        .map_err(in_option)?;
+    seat.rules.colors = shared.compile.colors as u8;
+    let mut params = ai_params(&seat.rules, &[player])?;
+    seat.potential.apply(&mut params);
+    Ok(params)
 }
 
 /// `asobi puyo endless` with `ai` playing by `params` (what the Puyo screen's panel sets).
@@ -372,6 +423,7 @@ pub fn endless_trace_command(ai: AiKind, params: &AiParams, seed: u64) -> String
 fn endless_command_line(ai: AiKind, params: &AiParams) -> CommandLine {
     let mut command = CommandLine::new(&["puyo", "endless"]);
     command.option("ai", value_name(ai));
+    colors_option(&mut command, params);
     player_options(&mut command, params);
     command
 }
@@ -383,9 +435,9 @@ fn traced_game_0(command: &mut CommandLine, seed: u64) {
     command.option("trace", 0);
 }
 
-/// `asobi puyo versus` between `players` playing by `params`, on the game's garbage rule and
-/// link time.
-pub fn versus_command(players: [AiKind; 2], garbage: GarbageRule, link_ticks: u32, params: &AiParams) -> String {
+/// `asobi puyo versus` between `players` playing by `params` (each seat's), on the game's
+/// garbage rule and link time.
+pub fn versus_command(players: [AiKind; 2], garbage: GarbageRule, link_ticks: u32, params: &[AiParams; 2]) -> String {
     versus_command_line(players, garbage, link_ticks, params).line()
 }
 
@@ -395,7 +447,7 @@ pub fn versus_trace_command(
     players: [AiKind; 2],
     garbage: GarbageRule,
     link_ticks: u32,
-    params: &AiParams,
+    params: &[AiParams; 2],
     seed: u64,
 ) -> String {
     let mut command = versus_command_line(players, garbage, link_ticks, params);
@@ -403,18 +455,40 @@ pub fn versus_trace_command(
     command.line()
 }
 
-fn versus_command_line(players: [AiKind; 2], garbage: GarbageRule, link_ticks: u32, params: &AiParams) -> CommandLine {
+fn versus_command_line(
+    players: [AiKind; 2],
+    garbage: GarbageRule,
+    link_ticks: u32,
+    params: &[AiParams; 2],
+) -> CommandLine {
     let mut command = CommandLine::new(&["puyo", "versus"]);
     command.option("p1", value_name(players[0]));
     command.option("p2", value_name(players[1]));
     command.option_unless("garbage", value_name(garbage), value_name(GarbageRule::default()));
     command.option_unless("link-ticks", link_ticks, 1);
-    player_options(&mut command, params);
+    colors_option(&mut command, &params[0]);
+    if params[0] == params[1] {
+        player_options(&mut command, &params[0]);
+    } else {
+        // Each seat's own options in full, so that neither needs a flag taken back.
+        for (option, seat) in ["p1-options", "p2-options"].into_iter().zip(params) {
+            let mut own = CommandLine::empty();
+            player_options(&mut own, seat);
+            if !own.words().is_empty() {
+                command.option(option, own.line());
+            }
+        }
+    }
     command
 }
 
-/// The template and potential-maximization options that give the players `params`. (The
-/// builder's constants and `extend_drop` have none.)
+/// `--colors`, unless the default: the game's, the same for every seat.
+fn colors_option(command: &mut CommandLine, params: &AiParams) {
+    command.option_unless("colors", params.compile.colors, AiParams::default().compile.colors);
+}
+
+/// The template and potential-maximization options that give a player `params`, but the
+/// game's colours. (The builder's constants and `extend_drop` have none.)
 fn player_options(command: &mut CommandLine, params: &AiParams) {
     let base = AiParams::default();
     let (template, compile, potential) = (&params.template, &params.compile, &params.potential);
@@ -424,7 +498,6 @@ fn player_options(command: &mut CommandLine, params: &AiParams) {
     command.option_unless("weights", value_name(compile.weight_rule), value_name(base.compile.weight_rule));
     command.flag("no-boundary-rule", !compile.boundary_rule);
     command.flag("boundary-sim", compile.boundary_sim);
-    command.option_unless("colors", compile.colors, base.compile.colors);
     command.option_unless("weight-power", compile.weight_power, base.compile.weight_power);
     command.option_unless("chance", template.chance, base.template.chance);
     command.option_unless("switch", params.switch, base.switch);
@@ -536,22 +609,56 @@ mod tests {
         assert_eq!((exp.ai, &exp.params, exp.hindsight), (AiKind::Asobi, &params, false), "{line}");
     }
 
+    /// Seats with the same settings, and seats that differ in every setting either way (each
+    /// seat's flags on where the other's are off).
     #[test]
     fn the_panels_versus_command_plays_its_settings() {
-        let params = tuned();
-        let line = versus_command([AiKind::Asobi, AiKind::Template], GarbageRule::Tsu, 3, &params);
-        let Command::Versus(args) = parse(&line) else { panic!("{line}: not versus") };
-        let exp = versus(&args).unwrap();
-        assert_eq!(
-            (exp.p1, exp.p2, exp.garbage, exp.link_ticks),
-            (AiKind::Asobi, AiKind::Template, GarbageRule::Tsu, 3)
-        );
-        assert_eq!(exp.params, params, "{line}");
+        let mut default_in_5_colors = AiParams::default();
+        default_in_5_colors.compile.colors = 5;
+        for params in [[tuned(), tuned()], [tuned(), default_in_5_colors.clone()], [default_in_5_colors, tuned()]] {
+            let line = versus_command([AiKind::Combined, AiKind::Template], GarbageRule::Tsu, 3, &params);
+            let Command::Versus(args) = parse(&line) else { panic!("{line}: not versus") };
+            let exp = versus(&args).unwrap();
+            assert_eq!(
+                (exp.p1, exp.p2, exp.garbage, exp.link_ticks, exp.colors),
+                (AiKind::Combined, AiKind::Template, GarbageRule::Tsu, 3, 5)
+            );
+            assert_eq!(exp.params, params, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_seats_options_change_the_shared_ones_for_that_seat_only() {
+        let line = "asobi puyo versus --p1 combined --p2 combined --templates sandwich8 --virtual-drop 0.5 \
+                    --p2-options '--virtual-drop 0.8 --threat-switch 0.2 --switch-on-score'";
+        let Command::Versus(args) = parse(line) else { panic!("not versus") };
+        let [p1, p2] = versus(&args).unwrap().params;
+        assert_eq!((p1.group.as_str(), p1.potential.virtual_drop, p1.threat_switch), ("sandwich8", 0.5, None));
+        assert!(p1.switch_ready);
+        assert_eq!((p2.group.as_str(), p2.potential.virtual_drop, p2.threat_switch), ("sandwich8", 0.8, Some(0.2)));
+        assert!(!p2.switch_ready);
+    }
+
+    #[test]
+    fn bad_seat_options_name_the_seat() {
+        for (own, says) in [
+            ("--colors 5", "--colors is the game's"),
+            ("--threat-switch", "a value is required"),
+            ("--no-such-option", "unexpected argument"),
+            ("--templates 'stairs8", "unbalanced quotes"),
+            ("--templates nowhere", "nowhere"),
+        ] {
+            let line = format!("asobi puyo versus --p1 combined --p2 potential --p1-options \"{own}\"");
+            let Command::Versus(args) = parse(&line) else { panic!("not versus") };
+            let error = versus(&args).unwrap_err().to_string();
+            assert!(error.contains("--p1-options") || own.contains("nowhere"), "{own}: {error}");
+            assert!(error.contains(says), "{own}: {error}");
+        }
     }
 
     #[test]
     fn the_panels_versus_trace_command_plays_game_0_of_the_seed() {
-        let params = tuned();
+        let params = [tuned(), tuned()];
         let line = versus_trace_command([AiKind::Potential, AiKind::Combined], GarbageRule::Paper, 2, &params, 9);
         let Command::Versus(args) = parse(&line) else { panic!("{line}: not versus") };
         assert_eq!((args.trace.trace, args.games, args.batch.seed), (Some(0), 1, 9), "{line}");

@@ -392,8 +392,8 @@ pub struct VersusExp {
     pub p1: AiKind,
     /// Player 2 (side 1).
     pub p2: AiKind,
-    /// Both players' settings.
-    pub params: AiParams,
+    /// Each player's settings (player 1's, then player 2's).
+    pub params: [AiParams; 2],
     /// Games played.
     pub games: u64,
     /// Ticks after which a game is a draw.
@@ -498,7 +498,7 @@ impl Experiment for VersusExp {
 
 impl Traced for VersusExp {
     fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
-        let ais = [player(self.p1, &self.params), player(self.p2, &self.params)];
+        let ais = [player(self.p1, &self.params[0]), player(self.p2, &self.params[1])];
         let (pairs, mut rng) = versus_streams(seed, index, self.colors);
         let mut game = Versus::new(pairs, self.garbage);
         game.link_ticks = self.link_ticks;
@@ -582,7 +582,7 @@ mod tests {
         let exp = VersusExp {
             p1: AiKind::Potential,
             p2: AiKind::Combined,
-            params: AiParams::default(),
+            params: Default::default(),
             games: 4,
             max_ticks: 100,
             garbage: GarbageRule::Paper,
