@@ -16,8 +16,9 @@ fn each_run_is_its_command_lines(entries: Vec<LabEntry>) {
         let lines = entry.command_lines(size, seed);
         assert_eq!(outcome.parts.len(), lines.len(), "{}: one result per command", entry.name);
         for (line, part) in lines.iter().zip(&outcome.parts) {
-            let args: Vec<&str> =
-                line.strip_prefix("asobi ").expect("a command starts with asobi").split(' ').collect();
+            let words = shlex::split(line).expect("a command splits into words");
+            assert_eq!(words[0], "asobi", "{line}: a command starts with asobi");
+            let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
             let out = asobi(&[args.as_slice(), &["--json", "--quiet"]].concat());
             assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
             let mut printed: Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");

@@ -1,11 +1,72 @@
 //! The Puyo experiments of the Lab screen.
 
+use std::sync::atomic::Ordering;
+
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabPlot, run_for_lab};
-use crate::games::puyo::ai::{AiKind, AiParams};
-use crate::games::puyo::experiment::{Build, Endless, VersusExp};
+use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, run_for_lab};
+use crate::games::puyo::ai::{AiKind, AiParams, CombinedPotential};
+use crate::games::puyo::experiment::{Build, Endless, VersusExp, VersusRecord};
 use crate::games::puyo::rules::{GarbageRule, Outcome};
+use crate::lab::runner::{Shard, SharedProgress, result_json, run_records};
 use crate::lab::stats::HeadToHead;
+
+/// The versus players of the ladder, strongest first by the README's 500-game runs: asobi's,
+/// the combined player with asobi's reading and threat switch ("combined+", the CLI's
+/// `--combined-potential asobi --threat-switch 0.2`), potential maximization and the paper's
+/// combined player.
+fn ladder_players() -> [(&'static str, AiKind, AiParams); 4] {
+    let combined_plus =
+        AiParams { combined_potential: CombinedPotential::Asobi, threat_switch: Some(0.2), ..AiParams::default() };
+    [
+        ("asobi", AiKind::Asobi, AiParams::default()),
+        ("combined+", AiKind::Combined, combined_plus),
+        ("potential", AiKind::Potential, AiParams::default()),
+        ("combined", AiKind::Combined, AiParams::default()),
+    ]
+}
+
+/// Every pair of ladder players, the stronger as player 1, in the order of the entry's commands.
+const LADDER_PAIRS: [(usize, usize); 6] = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+
+/// Player 1's wins, losses and draws.
+fn head_to_head(records: &[VersusRecord]) -> HeadToHead {
+    let wins = records.iter().filter(|r| r.outcome == Outcome::Win(0)).count() as u64;
+    let losses = records.iter().filter(|r| r.outcome == Outcome::Win(1)).count() as u64;
+    HeadToHead::new(wins, losses, records.len() as u64 - wins - losses)
+}
+
+/// Each pair of ladder players over `size` games: player 1's win rate, one bar per pair.
+fn run_ladder(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    let players = ladder_players();
+    progress.total.store(size * LADDER_PAIRS.len() as u64, Ordering::Relaxed);
+    let (mut bars, mut results) = (Vec::new(), Vec::new());
+    for (a, b) in LADDER_PAIRS {
+        let exp = VersusExp {
+            p1: players[a].1,
+            p2: players[b].1,
+            params: [players[a].2.clone(), players[b].2.clone()],
+            games: size,
+            max_ticks: 3000,
+            garbage: GarbageRule::default(),
+            link_ticks: 1,
+            colors: 4,
+        };
+        let Some(games) = run_records(&exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
+        let h = head_to_head(&games.records);
+        bars.push((format!("{} v {}", players[a].0, players[b].0), h.win_rate, h.ci95));
+        results.push(result_json(&exp, seed, Shard::WHOLE, &games));
+    }
+    let summary =
+        bars.iter().map(|(name, rate, ci)| (name.clone(), serde_json::json!({"p1_win_rate": rate, "ci95": ci})));
+    Ok(Some(LabOutcome {
+        result: serde_json::Value::Object(summary.collect()),
+        plots: vec![LabPlot::Rates {
+            title: "player 1's win rate, each pair (player 1: the stronger over 500 games)".into(),
+            bars,
+        }],
+        parts: results,
+    }))
+}
 
 /// The Puyo experiments of the Lab screen.
 pub fn lab_entries() -> Vec<LabEntry> {
@@ -65,15 +126,28 @@ pub fn lab_entries() -> Vec<LabEntry> {
                     colors: 4,
                 };
                 run_for_lab(&exp, seed, progress, |records| {
-                    let wins = records.iter().filter(|r| r.outcome == Outcome::Win(0)).count() as u64;
-                    let losses = records.iter().filter(|r| r.outcome == Outcome::Win(1)).count() as u64;
-                    let h = HeadToHead::new(wins, losses, records.len() as u64 - wins - losses);
+                    let h = head_to_head(records);
                     vec![LabPlot::Rates {
                         title: "asobi win rate vs combined".into(),
                         bars: vec![("asobi".into(), h.win_rate, h.ci95)],
                     }]
                 })
             },
+        },
+        LabEntry {
+            game: Screen::Puyo,
+            name: "versus ladder: asobi, combined+, potential, combined",
+            size_label: "games per pair",
+            default_size: 20,
+            commands: &[
+                "asobi puyo versus --p1 asobi --p2 combined --p2-options '--combined-potential asobi --threat-switch 0.2' --games {size} --seed {seed}",
+                "asobi puyo versus --p1 asobi --p2 potential --games {size} --seed {seed}",
+                "asobi puyo versus --p1 asobi --p2 combined --games {size} --seed {seed}",
+                "asobi puyo versus --p1 combined --p1-options '--combined-potential asobi --threat-switch 0.2' --p2 potential --games {size} --seed {seed}",
+                "asobi puyo versus --p1 combined --p1-options '--combined-potential asobi --threat-switch 0.2' --p2 combined --games {size} --seed {seed}",
+                "asobi puyo versus --p1 potential --p2 combined --games {size} --seed {seed}",
+            ],
+            run: run_ladder,
         },
     ]
 }

@@ -239,7 +239,7 @@ pub struct VersusArgs {
 /// The options of one versus seat (`--p1-options`, `--p2-options`), read like the shared ones;
 /// a later value of an option replaces an earlier one.
 #[derive(Debug, Parser)]
-#[command(no_binary_name = true, args_override_self = true)]
+#[command(no_binary_name = true, args_override_self = true, disable_help_flag = true)]
 struct SeatArgs {
     #[command(flatten)]
     rules: TemplateArgs,
