@@ -8,7 +8,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use super::ai::labeling::WeightRule;
 use super::ai::potential::PotentialParams;
-use super::ai::template::load_group;
+use super::ai::template::{check_text, load_group};
 use super::ai::template_search::Select;
 use super::ai::{AiKind, AiParams, CombinedPotential, Extension};
 use super::experiment::{Build, Endless, Traced, TracedMove, VersusExp};
@@ -527,6 +527,7 @@ fn templates(a: &TemplatesArgs) -> anyhow::Result<()> {
         (Some(path), _) => {
             let shown = path.display().to_string();
             let text = crate::levels::read_user_file(path)?;
+            check_text(&shown, &text)?;
             let file: TemplateFile = crate::levels::parse_ron(&shown, &text)?;
             turn_back_relabelings(&file, 4).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?
         }

@@ -322,8 +322,16 @@ fn folder_sources(dir: &std::path::Path) -> Result<Vec<(String, String)>, Templa
         .collect()
 }
 
+/// The build's check of a template file (`level::validate`), naming `path` and the file's line
+/// and column as the build names a bundled file's (a table's rows counted from the file's top).
+pub fn check_text(path: &str, text: &str) -> Result<(), TemplateError> {
+    super::super::level::validate(path, text)
+        .map_err(|(line, column, message)| TemplateError { file: format!("{path}:{line}:{column}"), message })
+}
+
 /// Compiles the text of one template file (embedded or the user's own).
 pub fn compile_text(path: &str, text: &str, opts: &CompileOptions) -> Result<Template, TemplateError> {
+    check_text(path, text)?;
     let file: TemplateFile = crate::levels::parse_ron(path, text)
         .map_err(|e| TemplateError { file: format!("{}:{}:{}", e.file, e.line, e.column), message: e.message })?;
     compile(path, &file, opts)

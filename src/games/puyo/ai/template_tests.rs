@@ -121,8 +121,11 @@ fn malformed_template_files_name_the_place() {
     assert!(err.file.starts_with("x.ron:1:"), "{err}");
     let err = compile_text("y.ron", "(name: \"y\", chain: 8, table: \"AAAA..\")", &opts).unwrap_err();
     assert!(err.message.contains("stops after 1"), "{err}");
-    let bad = crate::games::puyo::level::validate("z.ron", "(\n name: \"z\",\n chain: 0,\n table: \"\nAB?...\n\",\n)");
+    let text = "(\n name: \"z\",\n chain: 0,\n table: \"\nAB?...\n\",\n)";
+    let bad = crate::games::puyo::level::validate("z.ron", text);
     assert_eq!(bad.unwrap_err().0, 5);
+    let err = compile_text("z.ron", text, &opts).unwrap_err();
+    assert!(err.file.starts_with("z.ron:5:"), "the file's line, as the build names it: {err}");
 }
 
 #[test]
