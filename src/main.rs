@@ -267,7 +267,9 @@ mod tests {
         if words.first().is_some_and(|w| w == "asobi") {
             words.remove(0);
         }
-        let starts = words.first().is_some_and(|w| SUBCOMMANDS.contains(&w.as_str()) || w.starts_with("--game"));
+        let starts = words
+            .first()
+            .is_some_and(|w| SUBCOMMANDS.contains(&w.as_str()) || w == "--game" || w.starts_with("--game="));
         let has_option = words.iter().any(|w| w.starts_with("--"));
         (starts && has_option && !words.iter().any(|w| is_placeholder(w))).then_some(words)
     }
