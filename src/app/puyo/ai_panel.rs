@@ -174,8 +174,9 @@ fn nearest_template(templates: &[Template], field: &Field) -> Option<(usize, Bit
     templates.iter().map(|t| t.conflicts(field)).enumerate().min_by_key(|(_, cells)| cells.count())
 }
 
-/// The board whose field the template view inspects: the first one an AI plays by templates,
-/// else board 1 (what the template player would see there).
+/// The board whose field the template view inspects: the one whose settings the panel shows
+/// while each board has its own, else the first one an AI plays by templates, else board 1
+/// (what the template player would see there).
 fn inspected_board(game: &PuyoGame) -> usize {
     if game.own_settings() {
         return game.settings_board();
