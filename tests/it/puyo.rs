@@ -49,6 +49,7 @@ fn quick_versus(garbage: GarbageRule) -> VersusExp {
         garbage,
         link_ticks: 1,
         colors: 4,
+        alternate_seats: false,
     }
 }
 
@@ -307,4 +308,48 @@ fn a_traced_game_is_the_batch_game() {
     let err = cli::run(parse(&outside).unwrap()).unwrap_err().to_string();
     assert!(err.contains("--trace 3"), "{err}");
     assert!(parse(&["endless", "--trace", "0", "--json"]).is_err());
+}
+
+/// With alternating seats, even games are the plain run's and odd games are the plain run's
+/// with the two players' boards swapped, recorded by player.
+#[test]
+fn alternating_seats_swap_the_boards_in_odd_games() {
+    use asobi::games::puyo::experiment::VersusRecord;
+    use asobi::games::puyo::rules::Outcome;
+    let mut template_player = quick_params();
+    template_player.switch = 0.5;
+    let plain = VersusExp {
+        p1: AiKind::Combined,
+        p2: AiKind::Potential,
+        params: [template_player, quick_params()],
+        games: 4,
+        ..quick_versus(GarbageRule::Paper)
+    };
+    let alternating = VersusExp { alternate_seats: true, ..plain.clone() };
+    let swapped = VersusExp {
+        p1: plain.p2,
+        p2: plain.p1,
+        params: [plain.params[1].clone(), plain.params[0].clone()],
+        ..plain.clone()
+    };
+    let by_player = |r: &VersusRecord| (r.outcome, r.ticks, r.moves, r.template_moves, r.first_attack);
+    let mirrored = |r: VersusRecord| VersusRecord {
+        outcome: match r.outcome {
+            Outcome::Win(side) => Outcome::Win(1 - side),
+            draw => draw,
+        },
+        moves: [r.moves[1], r.moves[0]],
+        template_moves: [r.template_moves[1], r.template_moves[0]],
+        first_attack: [r.first_attack[1], r.first_attack[0]],
+        ..r
+    };
+    let mut odd_games_change = false;
+    for index in 0..4 {
+        let game = alternating.play(7, index);
+        let want = if index % 2 == 0 { plain.play(7, index) } else { mirrored(swapped.play(7, index)) };
+        assert_eq!(by_player(&game), by_player(&want), "game {index}");
+        odd_games_change |= index % 2 == 1 && by_player(&game) != by_player(&plain.play(7, index));
+        assert!(game.template_moves[0] > 0 && game.template_moves[1] == 0, "game {index}: player 1 plays templates");
+    }
+    assert!(odd_games_change, "swapping the boards changes the odd games");
 }

@@ -25,7 +25,8 @@ fn ladder_players() -> [(&'static str, AiKind, AiParams); 4] {
     ]
 }
 
-/// Every pair of ladder players, the stronger as player 1, in the order of the entry's commands.
+/// Every pair of ladder players, the stronger as player 1, in the order of the entry's commands
+/// (played with alternating seats).
 const LADDER_PAIRS: [(usize, usize); 6] = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
 
 /// Player 1's wins, losses and draws.
@@ -50,6 +51,7 @@ fn run_ladder(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result
             garbage: GarbageRule::default(),
             link_ticks: 1,
             colors: 4,
+            alternate_seats: true,
         };
         let Some(games) = run_records(&exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
         let h = head_to_head(&games.records);
@@ -124,6 +126,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                     garbage: GarbageRule::default(),
                     link_ticks: 1,
                     colors: 4,
+                    alternate_seats: false,
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let h = head_to_head(records);
@@ -140,12 +143,12 @@ pub fn lab_entries() -> Vec<LabEntry> {
             size_label: "games per pair",
             default_size: 20,
             commands: &[
-                "asobi puyo versus --p1 asobi --p2 combined --p2-options '--combined-potential asobi --threat-switch 0.2' --games {size} --seed {seed}",
-                "asobi puyo versus --p1 asobi --p2 potential --games {size} --seed {seed}",
-                "asobi puyo versus --p1 asobi --p2 combined --games {size} --seed {seed}",
-                "asobi puyo versus --p1 combined --p1-options '--combined-potential asobi --threat-switch 0.2' --p2 potential --games {size} --seed {seed}",
-                "asobi puyo versus --p1 combined --p1-options '--combined-potential asobi --threat-switch 0.2' --p2 combined --games {size} --seed {seed}",
-                "asobi puyo versus --p1 potential --p2 combined --games {size} --seed {seed}",
+                "asobi puyo versus --p1 asobi --p2 combined --p2-options '--combined-potential asobi --threat-switch 0.2' --alternate-seats --games {size} --seed {seed}",
+                "asobi puyo versus --p1 asobi --p2 potential --alternate-seats --games {size} --seed {seed}",
+                "asobi puyo versus --p1 asobi --p2 combined --alternate-seats --games {size} --seed {seed}",
+                "asobi puyo versus --p1 combined --p1-options '--combined-potential asobi --threat-switch 0.2' --p2 potential --alternate-seats --games {size} --seed {seed}",
+                "asobi puyo versus --p1 combined --p1-options '--combined-potential asobi --threat-switch 0.2' --p2 combined --alternate-seats --games {size} --seed {seed}",
+                "asobi puyo versus --p1 potential --p2 combined --alternate-seats --games {size} --seed {seed}",
             ],
             run: run_ladder,
         },

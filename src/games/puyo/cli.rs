@@ -213,6 +213,10 @@ pub struct VersusArgs {
     /// 1). The spec's model takes 1; 0 resolves a chain at once, as on a turn-based platform.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub link_ticks: u32,
+    /// Odd games swap the boards (player 1 plays board 2), so that what favours a board falls
+    /// on both players alike; results stay by player.
+    #[arg(long)]
+    pub alternate_seats: bool,
     /// Player 1's own template and potential-maximization options, read after the shared ones
     /// (those outside, which both seats take), so that a value given here wins for this seat:
     /// e.g. `--p1-options '--combined-potential asobi --threat-switch 0.2'`. A flag given
@@ -377,6 +381,7 @@ pub(crate) fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
         garbage: a.garbage,
         link_ticks: a.link_ticks,
         colors: a.rules.colors as usize,
+        alternate_seats: a.alternate_seats,
     })
 }
 

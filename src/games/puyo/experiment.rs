@@ -45,7 +45,8 @@ fn player(kind: AiKind, params: &AiParams) -> Player {
 
 /// One move of a traced trial or game (`--trace`): what the player did and what came of it.
 pub struct TracedMove<'a> {
-    /// The player who moved (0 alone; 0 or 1 in versus).
+    /// The player who moved (0 alone; 0 for player 1 or 1 for player 2 in versus, whichever
+    /// board it plays).
     pub side: usize,
     /// The player's 1-based move number.
     pub number: u32,
@@ -406,6 +407,11 @@ pub struct VersusExp {
     pub link_ticks: u32,
     /// Colours in play (3-5).
     pub colors: usize,
+    /// Odd games swap the boards: player 1 plays side 1 and player 2 side 0, so that what
+    /// favours a side (garbage columns drawn from one stream, the order of actions within a
+    /// tick) falls on both players alike. Records stay by player.
+    #[serde(default)]
+    pub alternate_seats: bool,
 }
 
 fn one_tick() -> u32 {
@@ -498,7 +504,10 @@ impl Experiment for VersusExp {
 
 impl Traced for VersusExp {
     fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
-        let ais = [player(self.p1, &self.params[0]), player(self.p2, &self.params[1])];
+        // The player on each side: swapped in odd games with alternating seats.
+        let player_at = if self.alternate_seats && index % 2 == 1 { [1, 0] } else { [0, 1] };
+        let kinds = [self.p1, self.p2];
+        let ais = player_at.map(|p| player(kinds[p], &self.params[p]));
         let (pairs, mut rng) = versus_streams(seed, index, self.colors);
         let mut game = Versus::new(pairs, self.garbage);
         game.link_ticks = self.link_ticks;
@@ -528,14 +537,15 @@ impl Traced for VersusExp {
                 let tick = game.tick;
                 let chain = game.apply(i, d.as_ref().map(|d| d.placement));
                 moves += 1;
-                template_moves[i] += d.as_ref().is_some_and(|d| d.by_template) as u32;
+                let p = player_at[i];
+                template_moves[p] += d.as_ref().is_some_and(|d| d.by_template) as u32;
                 if let (Some(decision), Some(chain)) = (&d, chain) {
                     let (side, other) = (&game.sides[i], &game.sides[1 - i]);
                     let (field, number, opponent) = (&side.field, side.moves, Some(&other.field));
-                    trace(&TracedMove { side: i, number, pair, pending, decision, field, chain, opponent });
+                    trace(&TracedMove { side: p, number, pair, pending, decision, field, chain, opponent });
                 }
                 if let Some(c) = chain.filter(|c| c.links >= ATTACK_LINKS) {
-                    first_attack[i].get_or_insert(Attack { tick, moves: game.sides[i].moves, links: c.links });
+                    first_attack[p].get_or_insert(Attack { tick, moves: game.sides[i].moves, links: c.links });
                 }
             }
             if let Some(o) = game.end_tick() {
@@ -545,13 +555,16 @@ impl Traced for VersusExp {
                 break Outcome::Draw;
             }
         };
-        let side_moves = [game.sides[0].moves, game.sides[1].moves];
         VersusRecord {
-            outcome,
+            outcome: match outcome {
+                Outcome::Win(side) => Outcome::Win(player_at[side]),
+                draw => draw,
+            },
             ticks: game.tick,
             ms: ms_per(start, moves),
             first_attack,
-            moves: side_moves,
+            // `player_at` is its own inverse: player p plays side player_at[p].
+            moves: player_at.map(|side| game.sides[side].moves),
             template_moves,
         }
     }
@@ -588,6 +601,7 @@ mod tests {
             garbage: GarbageRule::Paper,
             link_ticks: 1,
             colors: 4,
+            alternate_seats: false,
         };
         let records = [
             record(0, [Some((10, 4)), Some((20, 8))]), // p1 first, p1 won
