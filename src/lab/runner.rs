@@ -133,9 +133,9 @@ struct GameCommandLine<C: clap::Subcommand> {
 #[cfg(test)]
 pub fn parse_game_command<C: clap::Subcommand>(line: &str, game: &str) -> C {
     use clap::Parser;
-    let words = shlex::split(line).unwrap_or_else(|| panic!("{line}: unbalanced quotes"));
+    let mut words = shlex::split(line).unwrap_or_else(|| panic!("{line}: unbalanced quotes"));
     assert_eq!(words.get(1).map(String::as_str), Some(game), "{line}: not asobi {game}");
-    let words = words.into_iter().enumerate().filter(|&(i, _)| i != 1).map(|(_, w)| w);
+    words.remove(1);
     GameCommandLine::<C>::try_parse_from(words).unwrap_or_else(|e| panic!("{line}: {e}")).command
 }
 
