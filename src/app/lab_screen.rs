@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui_plot::{Bar, BarChart, GridMark, Plot as EguiPlot, PlotPoint, Points, Text, uniform_grid_spacer};
 
-use super::panel::{command_lines_ui, side_panel};
+use super::panel::{PickedGame, command_lines_ui, side_panel};
 use super::{DemoMode, Screen};
 use crate::lab::runner::{Experiment, Shard, SharedProgress, result_json, run_records};
 
@@ -42,6 +42,8 @@ pub enum LabPlot {
     },
     /// Points in the unit square (e.g. weak vs strong solve rates).
     Scatter(ScatterPlot),
+    /// The run's games in groups (by outcome, say), each opening in its game screen.
+    Picks(PickList),
 }
 
 /// A [`LabPlot::Scatter`]: `marked` points are drawn apart, and with `opener` a click on a
@@ -60,18 +62,47 @@ pub struct ScatterPlot {
     /// What the marked points are, for the legend.
     pub marked_label: String,
     /// Opens a clicked point in its game, if the game can.
-    pub opener: Option<PointOpener>,
+    pub opener: Option<Opener>,
 }
 
-/// Inserts what a screen needs to show point `index` of a scatter (read when it is entered).
-pub type OpenPoint = Arc<dyn Fn(&mut Commands, usize) + Send + Sync>;
+/// A [`LabPlot::Picks`]: buttons that open games of the run.
+pub struct PickList {
+    /// Shown above the buttons.
+    pub title: String,
+    /// Each group's label and the indices of its games.
+    pub groups: Vec<(String, Vec<usize>)>,
+    /// Opens a game picked.
+    pub opener: Opener,
+}
 
-/// Opens point `index` of a scatter in a game screen (e.g. plays a generated instance).
-pub struct PointOpener {
+/// Inserts what a screen needs to show game or instance `index` of a run (read when the
+/// screen is entered).
+pub type OpenItem = Arc<dyn Fn(&mut Commands, usize) + Send + Sync>;
+
+/// Opens game or instance `index` of a run in a game screen (plays a generated instance,
+/// replays a versus game).
+pub struct Opener {
     /// The game screen to switch to.
     pub screen: Screen,
-    /// What that screen needs for the point.
-    pub open: OpenPoint,
+    /// What that screen needs for the game.
+    pub open: OpenItem,
+}
+
+/// A [`LabPlot::Picks`] of a run's games in `groups` (each a label and the indices of its
+/// games; empty groups are left out): a game picked opens `screen` dealing the settings that
+/// `deal` gives for its index.
+pub fn games_to_watch<S: Send + Sync + 'static>(
+    title: String,
+    groups: Vec<(String, Vec<usize>)>,
+    screen: Screen,
+    deal: impl Fn(u64) -> S + Send + Sync + 'static,
+) -> LabPlot {
+    let open = move |commands: &mut Commands, index: usize| commands.insert_resource(PickedGame(deal(index as u64)));
+    LabPlot::Picks(PickList {
+        title,
+        groups: groups.into_iter().filter(|(_, games)| !games.is_empty()).collect(),
+        opener: Opener { screen, open: Arc::new(open) },
+    })
 }
 
 /// An experiment the Lab can run: a game lists its entries in `lab_entries()`, and its plugin
@@ -285,8 +316,8 @@ fn progress_text(progress: &SharedProgress, size_label: &str) -> (f32, String) {
     }
 }
 
-/// Shows the result and its plots; returns the scatter point the user asked to open.
-fn outcome_ui<'a>(ui: &mut egui::Ui, outcome: &'a LabOutcome) -> Option<(&'a PointOpener, usize)> {
+/// Shows the result and its plots; returns the game the user asked to open.
+fn outcome_ui<'a>(ui: &mut egui::Ui, outcome: &'a LabOutcome) -> Option<(&'a Opener, usize)> {
     let mut picked = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.heading("Result");
@@ -305,8 +336,8 @@ fn outcome_ui<'a>(ui: &mut egui::Ui, outcome: &'a LabOutcome) -> Option<(&'a Poi
     picked
 }
 
-/// Draws `plot`; returns the scatter point clicked (or picked from its list), if any.
-fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'a PointOpener, usize)> {
+/// Draws `plot`; returns the game picked (a scatter point clicked, a button), if any.
+fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'a Opener, usize)> {
     let id = format!("lab-plot-{index}");
     match plot {
         LabPlot::Histogram { title, values } => {
@@ -321,7 +352,27 @@ fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'
             let picked = scatter_ui(ui, id, scatter)?;
             Some((scatter.opener.as_ref()?, picked))
         }
+        LabPlot::Picks(list) => {
+            ui.add_space(6.0);
+            ui.label(&list.title);
+            let picked = list.groups.iter().filter_map(|(label, games)| pick_row(ui, label, games)).last();
+            Some((&list.opener, picked?))
+        }
     }
+}
+
+/// `label` and a button per game of `games`; the game whose button was clicked.
+fn pick_row(ui: &mut egui::Ui, label: &str, games: &[usize]) -> Option<usize> {
+    let mut picked = None;
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("{label}:"));
+        for &i in games {
+            if ui.small_button(format!("#{i}")).clicked() {
+                picked = Some(i);
+            }
+        }
+    });
+    picked
 }
 
 /// A bar per whole value of `values`, as high as the values that round to it.
@@ -400,15 +451,8 @@ fn scatter_ui(ui: &mut egui::Ui, id: String, scatter: &ScatterPlot) -> Option<us
     if shown.response.clicked() {
         picked = shown.inner.and_then(|at| nearest_point(points, [at.x, at.y], 0.04));
     }
-    ui.horizontal_wrapped(|ui| {
-        ui.label(format!("{marked_label}:"));
-        for (i, _) in marked.iter().enumerate().filter(|(_, m)| **m) {
-            if ui.small_button(format!("#{i}")).clicked() {
-                picked = Some(i);
-            }
-        }
-    });
-    picked
+    let listed: Vec<usize> = marked.iter().enumerate().filter(|(_, m)| **m).map(|(i, _)| i).collect();
+    picked.or(pick_row(ui, marked_label, &listed))
 }
 
 /// The places that hold more than one point, with their counts, in the order of the points:

@@ -221,6 +221,11 @@ pub fn command_lines_ui(ui: &mut egui::Ui, label: &str, lines: &[String]) {
     }
 }
 
+/// The settings of a screen (`S`) that deal a game of a Lab run: the Lab inserts it when a
+/// game is picked, and the screen starts that game when it is entered.
+#[derive(Resource)]
+pub struct PickedGame<S: Send + Sync + 'static>(pub S);
+
 /// Whether the game on a table is still the game its replay line (a `--trace` or `calc log`
 /// command) plays from its start. The line follows the panel's settings, which may change
 /// mid-game, so a screen notes each AI move with the line of that moment: the first move fixes

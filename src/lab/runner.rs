@@ -66,6 +66,16 @@ pub fn value_name(value: impl clap::ValueEnum) -> String {
     value.to_possible_value().expect("every value has a name").get_name().to_string()
 }
 
+/// Game `index` of the batch of `seed`: what a screen deals from the experiment's own streams,
+/// so that `--seed SEED --trace INDEX` replays it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchGame {
+    /// The batch's `--seed`.
+    pub seed: u64,
+    /// The game's index in the batch (`--trace`).
+    pub index: u64,
+}
+
 /// A command line built from settings, as a panel shows it: `asobi`, the subcommand, then an
 /// option for each setting (those at the command's default may be left out).
 pub struct CommandLine(Vec<String>);
@@ -108,6 +118,13 @@ impl CommandLine {
         if on {
             self.0.push(format!("--{name}"));
         }
+    }
+
+    /// The options that play only `game` of its batch, printed move by move (`--trace`).
+    pub fn traced_game(&mut self, game: BatchGame) {
+        self.option("games", game.index + 1);
+        self.option("seed", game.seed);
+        self.option("trace", game.index);
     }
 
     /// The words joined into a line a POSIX shell reads back as the same words.

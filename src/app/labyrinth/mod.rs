@@ -18,19 +18,19 @@ use self::draw::{LabPiece, redraw, spawn_assets};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
 use super::panel::{
-    PresetRequest, ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer, preset_row,
-    side_panel,
+    PickedGame, PresetRequest, ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer,
+    preset_row, side_panel,
 };
 use super::{DemoMode, Screen, register_game_screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
 use crate::games::labyrinth::cli::{load_params, match_command, trace_command};
-use crate::games::labyrinth::experiment::game_start;
+use crate::games::labyrinth::experiment::{first_in_turn, game_start};
 use crate::games::labyrinth::level::{Criterion, Params};
 use crate::games::labyrinth::rules::board::{cell, xy};
 use crate::games::labyrinth::rules::tile::{E, N, S, W};
 use crate::games::labyrinth::rules::{Board, Cell, GameState, Insertion, Turn};
 use crate::lab::rng::GameRng;
-use crate::lab::runner::write_ron;
+use crate::lab::runner::{BatchGame, write_ron};
 
 /// Side of one tile in world units (before the board's scale).
 const CELL: f32 = 60.0;
@@ -76,6 +76,9 @@ struct Settings {
     players: usize,
     seats: [Seat; 4],
     seed: u64,
+    /// Which game of the batch of `seed` to deal (the CLI's `--trace GAME`); seats move first
+    /// in turn, game by game, as with `--alternate-first`.
+    game: u64,
     /// Animation speed factor; bots also wait 1/speed s between turns.
     speed: f32,
     paused: bool,
@@ -133,9 +136,9 @@ impl Layout {
 #[derive(Resource)]
 struct LabyrinthGame {
     settings: Settings,
-    /// The seed of the game on the board (the panel's field may have moved on since).
-    dealt_seed: u64,
-    /// Whether the board still shows the game of the panel's `--trace 0` line.
+    /// The batch game on the board (the panel's fields may have moved on since).
+    dealt: BatchGame,
+    /// Whether the board still shows the game of the panel's trace line.
     replay: ReplayCheck,
     state: GameState,
     rngs: Vec<GameRng>,
@@ -157,9 +160,10 @@ struct LabyrinthGame {
 impl LabyrinthGame {
     fn new(settings: Settings) -> Self {
         let n = settings.players;
-        let (state, rngs) = game_start(n, None, settings.seed, 0);
+        let dealt = BatchGame { seed: settings.seed, index: settings.game };
+        let (state, rngs) = game_start(n, Some(first_in_turn(n, dealt.index)), dealt.seed, dealt.index);
         let mut game = LabyrinthGame {
-            dealt_seed: settings.seed,
+            dealt,
             replay: ReplayCheck::default(),
             settings,
             state,
@@ -300,13 +304,33 @@ fn default_settings(demo: bool) -> Settings {
         [Seat::Human, Seat::Bot(BotKind::Asobi), Seat::Bot(BotKind::BigBrain), Seat::Bot(BotKind::Saboteur)]
     };
     let players = if demo { 4 } else { 2 };
-    Settings { players, seats, seed: 1, speed: 2.0, paused: false, params: Params::default(), params_file: None }
+    Settings {
+        players,
+        seats,
+        seed: 1,
+        game: 0,
+        speed: 2.0,
+        paused: false,
+        params: Params::default(),
+        params_file: None,
+    }
 }
 
-fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<ResMut<LabyrinthGame>>) {
-    match existing {
-        Some(mut game) => game.redraw = true,
-        None => commands.insert_resource(LabyrinthGame::new(default_settings(demo.0))),
+fn setup_screen(
+    mut commands: Commands,
+    demo: Res<DemoMode>,
+    existing: Option<ResMut<LabyrinthGame>>,
+    picked: Option<Res<PickedGame<Settings>>>,
+) {
+    match (picked, existing) {
+        (Some(picked), _) => {
+            let mut game = LabyrinthGame::new(picked.0.clone());
+            game.log(format!("picked in the Lab: game {} of seed {}", picked.0.game, picked.0.seed));
+            commands.insert_resource(game);
+            commands.remove_resource::<PickedGame<Settings>>();
+        }
+        (None, Some(mut game)) => game.redraw = true,
+        (None, None) => commands.insert_resource(LabyrinthGame::new(default_settings(demo.0))),
     }
 }
 
@@ -510,6 +534,11 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
     ui.horizontal(|ui| {
         ui.label("seed");
         ui.add(egui::DragValue::new(&mut game.settings.seed));
+        ui.label("game");
+        ui.add(egui::DragValue::new(&mut game.settings.game)).on_hover_text(
+            "which game of a `labyrinth match --alternate-first` batch of this seed to deal: \
+             the game its `--trace GAME` prints",
+        );
         if ui.button("New game").clicked() || players_changed {
             let settings = game.settings.clone();
             game.job.cancel();
@@ -580,7 +609,7 @@ fn command_line_ui(ui: &mut egui::Ui, game: &LabyrinthGame) {
     }
 }
 
-/// The tournament line and the `--trace 0` line of the game on the board, or why they do not
+/// The tournament line and the `--trace` line of the game on the board, or why they do not
 /// show (a person in a seat; edited constants not saved as a preset).
 fn command_lines(game: &LabyrinthGame) -> Result<[String; 2], &'static str> {
     let s = &game.settings;
@@ -597,7 +626,7 @@ fn command_lines(game: &LabyrinthGame) -> Result<[String; 2], &'static str> {
         Some((path, saved)) if *saved == s.params => Some(path.as_str()),
         _ => return Err("edited bot constants: save them above, and the tournament command shows here"),
     };
-    Ok([match_command(&bots, preset), trace_command(&bots, preset, game.dealt_seed)])
+    Ok([match_command(&bots, preset), trace_command(&bots, preset, game.dealt)])
 }
 
 fn params_preset(params: &mut Params, request: PresetRequest, path: &str) -> anyhow::Result<&'static str> {
@@ -649,7 +678,7 @@ mod tests {
     use super::*;
     use crate::app::drive_screen;
 
-    /// With bots in every seat, the screen plays the turns its `--trace 0` line prints.
+    /// With bots in every seat, the screen plays the turns its trace line prints.
     #[test]
     fn the_bots_play_the_turns_of_the_trace_line() {
         use crate::games::labyrinth::cli::{Command, tournament};
@@ -659,8 +688,10 @@ mod tests {
         settings.players = seats.len();
         settings.seats[..3].copy_from_slice(&seats.map(Seat::Bot));
         settings.seed = 4;
-        let world =
-            drive_screen(LabyrinthGame::new(settings), advance_game, |g| g.state.plies >= 12 || g.state.is_over());
+        settings.game = 5;
+        let game = LabyrinthGame::new(settings);
+        assert_eq!(game.state.current, 2, "game 5 of three seats: the third seat first");
+        let world = drive_screen(game, advance_game, |g| g.state.plies >= 12 || g.state.is_over());
         let game = world.resource::<LabyrinthGame>();
         let screen: Vec<&String> = game.log.iter().rev().filter(|line| line.contains(" rot ")).collect();
         let [_, line] = command_lines(game).expect("bots in every seat");
@@ -668,6 +699,7 @@ mod tests {
         let Command::Match(args) = parse_game_command(&line, "labyrinth") else { panic!("{line}: not match") };
         let mut traced = Vec::new();
         let (seed, index) = (args.batch.seed, args.trace.expect("a trace line"));
+        assert_eq!((seed, index), (4, 5), "{line}: the game dealt");
         tournament(&args).unwrap().play_traced(seed, index, &mut |t| traced.push(t.decision.describe(t.seat, t.bot)));
         assert!(screen.len() >= 12, "{} turns on screen", screen.len());
         assert_eq!(screen, traced.iter().take(screen.len()).collect::<Vec<_>>(), "{line}");

@@ -2,8 +2,9 @@
 
 use std::sync::atomic::Ordering;
 
+use super::{Seat, Settings, default_settings};
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, run_for_lab};
+use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, games_to_watch, run_for_lab};
 use crate::games::puyo::ai::{AiKind, AiParams, CombinedPotential};
 use crate::games::puyo::experiment::{Build, Endless, VersusExp, VersusRecord};
 use crate::games::puyo::rules::{GarbageRule, Outcome};
@@ -36,11 +37,46 @@ fn head_to_head(records: &[VersusRecord]) -> HeadToHead {
     HeadToHead::new(wins, losses, records.len() as u64 - wins - losses)
 }
 
+/// The screen's settings that deal game `index` of `exp`'s batch of `seed`, each player on the
+/// board it played (swapped in odd games with alternating seats).
+fn replay_settings(exp: &VersusExp, seed: u64, index: u64) -> Settings {
+    let player_at = exp.player_at(index);
+    let kinds = [exp.p1, exp.p2];
+    let params = player_at.map(|p| exp.params[p].clone());
+    Settings {
+        seats: player_at.map(|p| Seat::Ai(kinds[p])),
+        seed,
+        game: index,
+        colors: exp.colors,
+        garbage: exp.garbage,
+        link_ticks: exp.link_ticks,
+        own_settings: params[0] != params[1],
+        params,
+        ..default_settings(true)
+    }
+}
+
+/// The games of a versus run by outcome (`names`: the players'), each replayed on the Puyo
+/// screen when picked.
+fn versus_games_to_watch(exp: &VersusExp, seed: u64, names: [&str; 2], records: &[VersusRecord]) -> LabPlot {
+    let with = |outcome: Outcome| -> Vec<usize> {
+        records.iter().enumerate().filter(|(_, r)| r.outcome == outcome).map(|(i, _)| i).collect()
+    };
+    let groups = vec![
+        (format!("{} won", names[0]), with(Outcome::Win(0))),
+        (format!("{} won", names[1]), with(Outcome::Win(1))),
+        ("drawn".to_string(), with(Outcome::Draw)),
+    ];
+    let exp = exp.clone();
+    let title = format!("{} v {}: watch a game", names[0], names[1]);
+    games_to_watch(title, groups, Screen::Puyo, move |index| replay_settings(&exp, seed, index))
+}
+
 /// Each pair of ladder players over `size` games: player 1's win rate, one bar per pair.
 fn run_ladder(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
     let players = ladder_players();
     progress.total.store(size * LADDER_PAIRS.len() as u64, Ordering::Relaxed);
-    let (mut bars, mut results) = (Vec::new(), Vec::new());
+    let (mut bars, mut results, mut picks) = (Vec::new(), Vec::new(), Vec::new());
     for (a, b) in LADDER_PAIRS {
         let exp = VersusExp {
             p1: players[a].1,
@@ -56,16 +92,19 @@ fn run_ladder(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result
         let Some(games) = run_records(&exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
         let h = head_to_head(&games.records);
         bars.push((format!("{} v {}", players[a].0, players[b].0), h.win_rate, h.ci95));
+        picks.push(versus_games_to_watch(&exp, seed, [players[a].0, players[b].0], &games.records));
         results.push(result_json(&exp, seed, Shard::WHOLE, &games));
     }
     let summary =
         bars.iter().map(|(name, rate, ci)| (name.clone(), serde_json::json!({"p1_win_rate": rate, "ci95": ci})));
     Ok(Some(LabOutcome {
         result: serde_json::Value::Object(summary.collect()),
-        plots: vec![LabPlot::Rates {
+        plots: std::iter::once(LabPlot::Rates {
             title: "player 1's win rate, each pair (player 1: the stronger over 500 games)".into(),
             bars,
-        }],
+        })
+        .chain(picks)
+        .collect(),
         parts: results,
     }))
 }
@@ -130,10 +169,13 @@ pub fn lab_entries() -> Vec<LabEntry> {
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let h = head_to_head(records);
-                    vec![LabPlot::Rates {
-                        title: "asobi win rate vs combined".into(),
-                        bars: vec![("asobi".into(), h.win_rate, h.ci95)],
-                    }]
+                    vec![
+                        LabPlot::Rates {
+                            title: "asobi win rate vs combined".into(),
+                            bars: vec![("asobi".into(), h.win_rate, h.ci95)],
+                        },
+                        versus_games_to_watch(&exp, seed, ["asobi", "combined"], records),
+                    ]
                 })
             },
         },
@@ -153,4 +195,43 @@ pub fn lab_entries() -> Vec<LabEntry> {
             run: run_ladder,
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::drive_screen;
+    use crate::app::puyo::{PuyoGame, advance_game};
+    use crate::lab::runner::Experiment;
+
+    /// A game picked in the Lab is the game the run played: in an odd game with alternating
+    /// seats player 1 plays board 2, each with its own settings, and the game on the boards
+    /// ends as the run's record says.
+    #[test]
+    fn a_picked_game_is_the_runs_game_on_the_boards_its_players_played() {
+        let [_, combined_plus, potential, _] = ladder_players();
+        let exp = VersusExp {
+            p1: combined_plus.1,
+            p2: potential.1,
+            params: [combined_plus.2, potential.2],
+            games: 2,
+            max_ticks: 3000,
+            garbage: GarbageRule::default(),
+            link_ticks: 1,
+            colors: 4,
+            alternate_seats: true,
+        };
+        let record = exp.play(5, 1);
+        let settings = replay_settings(&exp, 5, 1);
+        assert_eq!(settings.seats, [Seat::Ai(AiKind::Potential), Seat::Ai(AiKind::Combined)]);
+        assert!(settings.own_settings && settings.params[1].threat_switch.is_some());
+        let world = drive_screen(PuyoGame::new(settings), advance_game, |game| game.outcome.is_some());
+        let game = world.resource::<PuyoGame>();
+        let by_player = match game.outcome.expect("the game ended") {
+            Outcome::Win(board) => Outcome::Win(1 - board),
+            draw => draw,
+        };
+        assert_eq!(by_player, record.outcome);
+        assert_eq!([game.game.sides[1].moves, game.game.sides[0].moves], record.moves);
+    }
 }

@@ -15,8 +15,8 @@ use self::ai_panel::{TemplateEditor, template_ui};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
 use super::panel::{
-    BoardArea, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel,
-    spawn_text,
+    BoardArea, PickedGame, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
+    side_panel, spawn_text,
 };
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{DemoMode, Screen, register_game_screen};
@@ -28,6 +28,7 @@ use crate::games::puyo::rules::{
     Bits, Field, GarbageRule, HEIGHT, Outcome, Pair, Placement, Puyo, Rotation, Versus, WIDTH,
 };
 use crate::lab::rng::GameRng;
+use crate::lab::runner::BatchGame;
 
 /// Side of one cell in world units (before the board's scale).
 const CELL: f32 = 40.0;
@@ -81,6 +82,8 @@ struct Settings {
     versus: bool,
     seats: [Seat; 2],
     seed: u64,
+    /// Which game of the batch of `seed` to deal (the CLI's `--trace GAME`).
+    game: u64,
     colors: usize,
     garbage: GarbageRule,
     /// Ticks a chain link takes (the spec's model: 1).
@@ -101,9 +104,9 @@ struct Settings {
 #[derive(Resource)]
 struct PuyoGame {
     settings: Settings,
-    /// The seed the game on the boards was dealt with (the panel's field may have moved on).
-    dealt_seed: u64,
-    /// Whether the boards still play the game of the panel's `--trace 0` line.
+    /// The batch game on the boards (the panel's fields may have moved on).
+    dealt: BatchGame,
+    /// Whether the boards still play the game of the panel's trace line.
     replay: ReplayCheck,
     game: Versus,
     garbage_rng: GameRng,
@@ -137,8 +140,9 @@ impl PuyoGame {
     fn new(mut settings: Settings) -> Self {
         // The AIs sample unseen pairs (and check their templates) over the game's colours.
         settings.params.iter_mut().for_each(|p| p.compile.colors = settings.colors);
-        // Game 0 of a `puyo versus --seed` batch, so a game between two AIs can be traced there.
-        let (pairs, rng) = versus_streams(settings.seed, 0, settings.colors);
+        // A game of a `puyo versus --seed` batch, so a game between two AIs can be traced there.
+        let dealt = BatchGame { seed: settings.seed, index: settings.game };
+        let (pairs, rng) = versus_streams(dealt.seed, dealt.index, settings.colors);
         let mut game = Versus::new(pairs, settings.garbage);
         game.link_ticks = settings.link_ticks;
         if !settings.versus {
@@ -147,7 +151,7 @@ impl PuyoGame {
         }
         let editor = TemplateEditor { group: settings.params[0].group.clone(), ..Default::default() };
         let mut screen = PuyoGame {
-            dealt_seed: settings.seed,
+            dealt,
             replay: ReplayCheck::default(),
             settings,
             game,
@@ -252,6 +256,7 @@ fn default_settings(demo: bool) -> Settings {
             [Seat::Human, Seat::Ai(AiKind::Combined)]
         },
         seed: 1,
+        game: 0,
         colors: 4,
         garbage: GarbageRule::default(),
         link_ticks: 1,
@@ -263,8 +268,18 @@ fn default_settings(demo: bool) -> Settings {
     }
 }
 
-fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<Res<PuyoGame>>) {
-    if existing.is_none() {
+fn setup_screen(
+    mut commands: Commands,
+    demo: Res<DemoMode>,
+    existing: Option<Res<PuyoGame>>,
+    picked: Option<Res<PickedGame<Settings>>>,
+) {
+    if let Some(PickedGame(settings)) = picked.as_deref() {
+        let mut game = PuyoGame::new(settings.clone());
+        game.log(format!("picked in the Lab: game {} of seed {}", settings.game, settings.seed));
+        commands.insert_resource(game);
+        commands.remove_resource::<PickedGame<Settings>>();
+    } else if existing.is_none() {
         commands.insert_resource(PuyoGame::new(default_settings(demo.0)));
     }
 }
@@ -433,6 +448,11 @@ fn start_tick(game: &mut PuyoGame) -> bool {
                 game.redraw = true;
             }
         }
+        if game.chosen[i].is_none() && game.game.sides[i].field.is_dead() {
+            // Buried by garbage: the side is out without placing, as the experiments play it.
+            game.jobs[i].cancel();
+            game.chosen[i] = Some(None);
+        }
         if game.chosen[i].is_none() && !game.jobs[i].is_thinking() {
             request_ai_decision(game, i);
         }
@@ -470,7 +490,7 @@ fn request_ai_decision(game: &mut PuyoGame, i: usize) {
     let field = side.field;
     let pairs: Vec<Pair> = (0..3).map(|k| game.game.pair(i, k)).collect();
     if !game.settings.versus {
-        // As `puyo endless` observes its games, so that its `--trace 0` line replays this one.
+        // As `puyo endless` observes its games, so that its trace line replays this one.
         game.jobs[i].start(move || player.decide(&Observation::alone(&field, &pairs)));
         return;
     }
@@ -729,6 +749,11 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     ui.horizontal(|ui| {
         ui.label("seed");
         ui.add(egui::DragValue::new(&mut s.seed));
+        ui.label("game");
+        ui.add(egui::DragValue::new(&mut s.game)).on_hover_text(
+            "which game of a `puyo versus` or `puyo endless` batch of this seed to deal: \
+             the game its `--trace GAME` prints",
+        );
         ui.label("colors");
         ui.add(egui::DragValue::new(&mut s.colors).range(3..=5));
     });
@@ -802,7 +827,7 @@ fn command_line_ui(ui: &mut egui::Ui, game: &PuyoGame) {
     }
 }
 
-/// The batch line of the boards' AIs and the `--trace 0` line that replays the game on the
+/// The batch line of the boards' AIs and the `--trace` line that replays the game on the
 /// boards (an endless game up to its first chain); `None` while a person plays a board.
 fn command_lines(game: &PuyoGame) -> Option<(String, String)> {
     let s = &game.settings;
@@ -814,11 +839,11 @@ fn command_lines(game: &PuyoGame) -> Option<(String, String)> {
     match (s.versus, ai(0), ai(1)) {
         (false, Some(kind), _) => {
             let params = &s.params[0];
-            Some((endless_command(kind, params), endless_trace_command(kind, params, game.dealt_seed)))
+            Some((endless_command(kind, params), endless_trace_command(kind, params, game.dealt)))
         }
         (true, Some(p1), Some(p2)) => Some((
             versus_command([p1, p2], rule, link_ticks, &s.params),
-            versus_trace_command([p1, p2], rule, link_ticks, &s.params, game.dealt_seed),
+            versus_trace_command([p1, p2], rule, link_ticks, &s.params, game.dealt),
         )),
         _ => None,
     }
@@ -830,8 +855,7 @@ mod tests {
     use crate::app::drive_screen;
 
     /// A versus between two AIs on the screen, each with its own settings, is the game its
-    /// `--trace 0` line prints: the same field after every move of each board, and the same
-    /// outcome.
+    /// trace line prints: the same field after every move of each board, and the same outcome.
     #[test]
     fn a_versus_of_two_ais_is_the_game_of_the_trace_line() {
         use std::collections::HashMap;
@@ -843,6 +867,7 @@ mod tests {
         let mut settings = default_settings(true);
         settings.seats = [Seat::Ai(AiKind::Potential), Seat::Ai(AiKind::Combined)];
         settings.seed = 2;
+        settings.game = 3;
         settings.own_settings = true;
         settings.params[0].potential.virtual_drop = 0.5;
         settings.params[1].combined_potential = CombinedPotential::Asobi;
@@ -865,6 +890,7 @@ mod tests {
         let Command::Versus(args) = parse_game_command(&line, "puyo") else { panic!("{line}: not versus") };
         let mut traced = HashMap::new();
         let (seed, index) = (args.batch.seed, args.trace.trace.expect("a trace line"));
+        assert_eq!((seed, index), (2, 3), "{line}: the game dealt");
         let record = versus(&args).unwrap().play_traced(seed, index, &mut |m| {
             traced.insert((m.side, m.number), *m.field);
         });
@@ -881,8 +907,8 @@ mod tests {
         }
     }
 
-    /// An AI's endless game on the screen is the game its `--trace 0` line prints, move for
-    /// move up to the chain that ends the experiment's game.
+    /// An AI's endless game on the screen is the game its trace line prints, move for move up
+    /// to the chain that ends the experiment's game.
     #[test]
     fn an_endless_ais_game_is_the_game_of_the_trace_line_to_its_first_chain() {
         use crate::games::puyo::cli::{Command, endless};
@@ -891,11 +917,13 @@ mod tests {
         let mut settings = default_settings(false);
         settings.seats[0] = Seat::Ai(AiKind::Potential);
         settings.seed = 3;
+        settings.game = 2;
         let game = PuyoGame::new(settings);
         let Some((_, line)) = command_lines(&game) else { panic!("an AI's endless game has a trace line") };
         let Command::Endless(args) = parse_game_command(&line, "puyo") else { panic!("{line}: not endless") };
         let mut traced = Vec::new();
         let (seed, index) = (args.batch.seed, args.trace.trace.expect("a trace line"));
+        assert_eq!((seed, index), (3, 2), "{line}: the game dealt");
         let record = endless(&args).unwrap().play_traced(seed, index, &mut |m| traced.push(*m.field));
         assert!(record.fire_move > 0 && record.chain >= 2, "{line}: the traced game fires a chain: {record:?}");
 

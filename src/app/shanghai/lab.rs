@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::PickedInstance;
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabPlot, PointOpener, ScatterPlot, run_for_lab};
+use crate::app::lab_screen::{LabEntry, LabPlot, Opener, ScatterPlot, run_for_lab};
 use crate::games::shanghai::ai::PlayerParams;
 use crate::games::shanghai::catalog::{load, weights_for};
 use crate::games::shanghai::experiment::{Deals, Eval, Generate, HIGH_FROM, LOW_BELOW, OnLayout};
@@ -88,7 +88,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                         points: records.iter().map(|r| [r.weak_rate, r.strong_rate]).collect(),
                         marked: records.iter().map(|r| exp.is_skill(r)).collect(),
                         marked_label: "skill instances (play one)".into(),
-                        opener: Some(PointOpener { screen: Screen::Shanghai, open: Arc::new(open) }),
+                        opener: Some(Opener { screen: Screen::Shanghai, open: Arc::new(open) }),
                     })]
                 })
             },

@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use super::ai::BotKind;
 use super::experiment::Match;
 use super::level::Params;
-use crate::lab::runner::{BatchOptions, CommandLine, at_least_one, check_trace_index, print_text, run_cli};
+use crate::lab::runner::{BatchGame, BatchOptions, CommandLine, at_least_one, check_trace_index, print_text, run_cli};
 use crate::levels::{embedded, embedded_in, parse_ron, read_user_file};
 
 /// The `asobi labyrinth` subcommands.
@@ -93,26 +93,22 @@ pub(crate) fn tournament(a: &MatchArgs) -> anyhow::Result<Match> {
 /// hold), each bot moving first equally often; the bot constants are the thesis's defaults
 /// unless `params` names a preset (a file or a bundled name).
 pub fn match_command(players: &[BotKind], params: Option<&str>) -> String {
-    let mut command = match_command_line(players);
-    command.flag("alternate-first", true);
-    preset_option(&mut command, params);
+    match_command_line(players, params).line()
+}
+
+/// [`match_command`] playing only `game`, printed turn by turn: the game the Labyrinth screen
+/// deals as that game when bots fill its seats.
+pub fn trace_command(players: &[BotKind], params: Option<&str>, game: BatchGame) -> String {
+    let mut command = match_command_line(players, params);
+    command.traced_game(game);
     command.line()
 }
 
-/// `asobi labyrinth match --trace 0`: game 0 of `seed` between `players`, the first player
-/// drawn from the seed, printed turn by turn (the game a Labyrinth screen of bots plays).
-pub fn trace_command(players: &[BotKind], params: Option<&str>, seed: u64) -> String {
-    let mut command = match_command_line(players);
-    preset_option(&mut command, params);
-    command.option("games", 1);
-    command.option("seed", seed);
-    command.option("trace", 0);
-    command.line()
-}
-
-fn match_command_line(players: &[BotKind]) -> CommandLine {
+fn match_command_line(players: &[BotKind], params: Option<&str>) -> CommandLine {
     let mut command = CommandLine::new(&["labyrinth", "match"]);
     command.option("players", players.iter().map(|p| p.name()).collect::<Vec<_>>().join(","));
+    command.flag("alternate-first", true);
+    preset_option(&mut command, params);
     command
 }
 
@@ -184,22 +180,23 @@ mod tests {
         assert_eq!(tournament_of(&match_command(&seats, Some(preset.to_str().unwrap()))).params, params);
     }
 
-    /// The line under "this game from its start": game 0 of the screen's seed, first player
-    /// drawn as the screen draws it, traced turn by turn as the batch plays it.
+    /// The line under "this game from its start": the screen's game of its seed's batch, each
+    /// seat moving first in turn, traced turn by turn as the batch plays it.
     #[test]
-    fn the_panels_trace_command_plays_game_0_of_the_seed() {
+    fn the_panels_trace_command_plays_its_game_of_the_batch() {
         let seats = [BotKind::Saboteur, BotKind::BigBrain, BotKind::Random];
-        let line = trace_command(&seats, None, 5);
+        let line = trace_command(&seats, None, BatchGame { seed: 5, index: 4 });
         let Command::Match(args) = parse_game_command(&line, "labyrinth") else { panic!("{line}: not match") };
-        assert_eq!((args.trace, args.games, args.batch.seed), (Some(0), 1, 5), "{line}");
+        assert_eq!((args.trace, args.games, args.batch.seed), (Some(4), 5, 5), "{line}");
         let exp = tournament(&args).unwrap();
-        assert_eq!((exp.players.as_slice(), exp.alternate_first), (seats.as_slice(), false), "{line}");
+        assert_eq!((exp.players.as_slice(), exp.alternate_first), (seats.as_slice(), true), "{line}");
         let (mut turns, mut treasures) = (0, 0);
-        let traced = exp.play_traced(5, 0, &mut |t| {
+        let traced = exp.play_traced(5, 4, &mut |t| {
             turns += 1;
             treasures += usize::from(t.found_treasure);
         });
-        let played = exp.play(5, 0);
+        let played = exp.play(5, 4);
+        assert_eq!(played.first, 1, "game 4 of three seats: the second seat first");
         assert_eq!((traced.winner, traced.plies, &traced.nodes), (played.winner, played.plies, &played.nodes));
         assert_eq!(turns, traced.turns.iter().sum::<u32>());
         let found: usize = traced.cards_left.iter().map(|&c| 24 / seats.len() - c as usize).sum();

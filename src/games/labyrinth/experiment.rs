@@ -71,10 +71,16 @@ pub struct TracedTurn<'a> {
 
 /// Game `index` of batch `seed` before its first turn, and each seat's random stream: the deal
 /// comes from stream 0 of (seed, index), seat s's bot from 1 + s. The Labyrinth screen starts
-/// its games here too (index 0, first player drawn), so `match --trace 0` replays them.
+/// its games here too (the seat of [`first_in_turn`] first), so `match --alternate-first
+/// --trace INDEX` replays them.
 pub fn game_start(players: usize, first: Option<usize>, seed: u64, index: u64) -> (GameState, Vec<GameRng>) {
     let state = new_game(players, first, &mut sub_rng(seed, index, 0));
     (state, (0..players).map(|s| sub_rng(seed, index, 1 + s as u64)).collect())
+}
+
+/// The seat that moves first in game `index` with `--alternate-first`: each seat in turn.
+pub fn first_in_turn(players: usize, index: u64) -> usize {
+    (index % players as u64) as usize
 }
 
 /// Plays one game from [`game_start`].
@@ -137,7 +143,7 @@ fn play_game_traced(
 impl Match {
     /// Game `index` of the batch, calling `trace` after every turn (`match --trace`).
     pub fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedTurn)) -> GameRecord {
-        let first = self.alternate_first.then(|| (index % self.players.len() as u64) as usize);
+        let first = self.alternate_first.then(|| first_in_turn(self.players.len(), index));
         play_game_traced(&self.players, &self.params, first, self.max_rounds, (seed, index), trace)
     }
 }

@@ -16,7 +16,7 @@ use super::generate::{Style, turn_back_relabelings, variants};
 use super::level::TemplateFile;
 use super::rules::GarbageRule;
 use crate::lab::runner::{
-    BatchOptions, CommandLine, at_least_one, check_trace_index, number_in, print_text, run_cli, value_name,
+    BatchGame, BatchOptions, CommandLine, at_least_one, check_trace_index, number_in, print_text, run_cli, value_name,
     write_atomic,
 };
 
@@ -416,12 +416,11 @@ pub fn endless_command(ai: AiKind, params: &AiParams) -> String {
     endless_command_line(ai, params).line()
 }
 
-/// [`endless_command`] playing only game 0 of `seed`, printed move by move: the endless game
-/// the Puyo screen dealt with that seed, up to its first chain (where the experiment's game
-/// ends).
-pub fn endless_trace_command(ai: AiKind, params: &AiParams, seed: u64) -> String {
+/// [`endless_command`] playing only `game`, printed move by move: the endless game the Puyo
+/// screen dealt as that game, up to its first chain (where the experiment's game ends).
+pub fn endless_trace_command(ai: AiKind, params: &AiParams, game: BatchGame) -> String {
     let mut command = endless_command_line(ai, params);
-    traced_game_0(&mut command, seed);
+    command.traced_game(game);
     command.line()
 }
 
@@ -433,30 +432,23 @@ fn endless_command_line(ai: AiKind, params: &AiParams) -> CommandLine {
     command
 }
 
-/// The options that play only game 0 of `seed`, printed move by move.
-fn traced_game_0(command: &mut CommandLine, seed: u64) {
-    command.option("games", 1);
-    command.option("seed", seed);
-    command.option("trace", 0);
-}
-
 /// `asobi puyo versus` between `players` playing by `params` (each seat's), on the game's
 /// garbage rule and link time.
 pub fn versus_command(players: [AiKind; 2], garbage: GarbageRule, link_ticks: u32, params: &[AiParams; 2]) -> String {
     versus_command_line(players, garbage, link_ticks, params).line()
 }
 
-/// [`versus_command`] playing only game 0 of `seed`, printed move by move: the game two AIs
-/// play on the Puyo screen dealt with that seed.
+/// [`versus_command`] playing only `game`, printed move by move: the game two AIs play on the
+/// Puyo screen dealt as that game.
 pub fn versus_trace_command(
     players: [AiKind; 2],
     garbage: GarbageRule,
     link_ticks: u32,
     params: &[AiParams; 2],
-    seed: u64,
+    game: BatchGame,
 ) -> String {
     let mut command = versus_command_line(players, garbage, link_ticks, params);
-    traced_game_0(&mut command, seed);
+    command.traced_game(game);
     command.line()
 }
 
@@ -606,11 +598,11 @@ mod tests {
     }
 
     #[test]
-    fn the_panels_endless_trace_command_plays_game_0_of_the_seed() {
+    fn the_panels_endless_trace_command_plays_its_game_of_the_batch() {
         let params = tuned();
-        let line = endless_trace_command(AiKind::Asobi, &params, 9);
+        let line = endless_trace_command(AiKind::Asobi, &params, BatchGame { seed: 9, index: 4 });
         let Command::Endless(args) = parse(&line) else { panic!("{line}: not endless") };
-        assert_eq!((args.trace.trace, args.games, args.batch.seed), (Some(0), 1, 9), "{line}");
+        assert_eq!((args.trace.trace, args.games, args.batch.seed), (Some(4), 5, 9), "{line}");
         let exp = endless(&args).unwrap();
         assert_eq!((exp.ai, &exp.params, exp.hindsight), (AiKind::Asobi, &params, false), "{line}");
     }
@@ -663,9 +655,10 @@ mod tests {
     }
 
     #[test]
-    fn the_panels_versus_trace_command_plays_game_0_of_the_seed() {
+    fn the_panels_versus_trace_command_plays_its_game_of_the_batch() {
         let params = [tuned(), tuned()];
-        let line = versus_trace_command([AiKind::Potential, AiKind::Combined], GarbageRule::Paper, 2, &params, 9);
+        let game = BatchGame { seed: 9, index: 0 };
+        let line = versus_trace_command([AiKind::Potential, AiKind::Combined], GarbageRule::Paper, 2, &params, game);
         let Command::Versus(args) = parse(&line) else { panic!("{line}: not versus") };
         assert_eq!((args.trace.trace, args.games, args.batch.seed), (Some(0), 1, 9), "{line}");
         let exp = versus(&args).unwrap();

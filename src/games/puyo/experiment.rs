@@ -30,8 +30,8 @@ fn pairs_for(seed: u64, index: u64, colors: usize, len: usize) -> Vec<Pair> {
 pub const VERSUS_PAIRS: usize = 1024;
 
 /// Game `index` of a versus batch of `seed`: its pair sequence and the random stream that
-/// places garbage. The Puyo screen deals its games here too (index 0), so `versus --trace 0`
-/// replays a game between two AIs on it, and `endless --trace 0` an AI's endless game up to
+/// places garbage. The Puyo screen deals its games here too, so `versus --trace GAME`
+/// replays a game between two AIs on it, and `endless --trace GAME` an AI's endless game up to
 /// its first chain (the pairs are the same: a sequence's start does not depend on its length).
 pub fn versus_streams(seed: u64, index: u64, colors: usize) -> (Vec<Pair>, GameRng) {
     (pairs_for(seed, index, colors, VERSUS_PAIRS), sub_rng(seed, index, GARBAGE))
@@ -502,10 +502,17 @@ impl Experiment for VersusExp {
     }
 }
 
+impl VersusExp {
+    /// The player (0 or 1) on each side in game `index`: swapped in odd games with
+    /// alternating seats.
+    pub fn player_at(&self, index: u64) -> [usize; 2] {
+        if self.alternate_seats && index % 2 == 1 { [1, 0] } else { [0, 1] }
+    }
+}
+
 impl Traced for VersusExp {
     fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
-        // The player on each side: swapped in odd games with alternating seats.
-        let player_at = if self.alternate_seats && index % 2 == 1 { [1, 0] } else { [0, 1] };
+        let player_at = self.player_at(index);
         let kinds = [self.p1, self.p2];
         let ais = player_at.map(|p| player(kinds[p], &self.params[p]));
         let (pairs, mut rng) = versus_streams(seed, index, self.colors);
