@@ -97,12 +97,24 @@ pub fn games_to_watch<S: Send + Sync + 'static>(
     screen: Screen,
     deal: impl Fn(u64) -> S + Send + Sync + 'static,
 ) -> LabPlot {
-    let open = move |commands: &mut Commands, index: usize| commands.insert_resource(PickedGame(deal(index as u64)));
     LabPlot::Picks(PickList {
         title,
         groups: groups.into_iter().filter(|(_, games)| !games.is_empty()).collect(),
-        opener: Opener { screen, open: Arc::new(open) },
+        opener: Opener::dealing(screen, deal),
     })
+}
+
+impl Opener {
+    /// Opens `screen` dealing the settings `deal` gives for a game's index (the screen takes
+    /// them as a [`PickedGame`] when it is entered).
+    pub fn dealing<S: Send + Sync + 'static>(
+        screen: Screen,
+        deal: impl Fn(u64) -> S + Send + Sync + 'static,
+    ) -> Opener {
+        let open =
+            move |commands: &mut Commands, index: usize| commands.insert_resource(PickedGame(deal(index as u64)));
+        Opener { screen, open: Arc::new(open) }
+    }
 }
 
 /// An experiment the Lab can run: a game lists its entries in `lab_entries()`, and its plugin

@@ -226,6 +226,23 @@ pub fn command_lines_ui(ui: &mut egui::Ui, label: &str, lines: &[String]) {
 #[derive(Resource)]
 pub struct PickedGame<S: Send + Sync + 'static>(pub S);
 
+/// On entering a screen: the game picked in the Lab, made by `picked_game` (the pick is taken),
+/// else the screen's first game, made by `first_game`, when it holds none yet.
+pub fn deal_on_entry<S: Send + Sync + 'static, G: Resource>(
+    commands: &mut Commands,
+    picked: Option<Res<PickedGame<S>>>,
+    has_game: bool,
+    picked_game: impl FnOnce(&S) -> G,
+    first_game: impl FnOnce() -> G,
+) {
+    if let Some(PickedGame(settings)) = picked.as_deref() {
+        commands.insert_resource(picked_game(settings));
+        commands.remove_resource::<PickedGame<S>>();
+    } else if !has_game {
+        commands.insert_resource(first_game());
+    }
+}
+
 /// Whether the game on a table is still the game its replay line (a `--trace` or `calc log`
 /// command) plays from its start. The line follows the panel's settings, which may change
 /// mid-game, so a screen notes each AI move with the line of that moment: the first move fixes

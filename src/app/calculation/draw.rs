@@ -264,7 +264,7 @@ impl<'g> Painter<'g> {
         let game = &self.game.game;
         let status = if game.is_won() {
             "WIN".to_string()
-        } else if game.is_over() {
+        } else if self.game.finished() {
             "game over (LOSS)".to_string()
         } else if let Some(m) = &self.game.message {
             m.clone()

@@ -1,9 +1,10 @@
 //! The Calculation experiments of the Lab screen.
 
+use super::{Settings, default_settings};
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot};
+use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, games_to_watch};
 use crate::games::calculation::ai::PlannerParams;
-use crate::games::calculation::experiment::Play;
+use crate::games::calculation::experiment::{Play, PlayRecord};
 use crate::lab::runner::{Shard, SharedProgress, result_json, run_records};
 use crate::lab::stats::wilson95;
 
@@ -13,8 +14,7 @@ fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<
     use std::sync::atomic::Ordering;
     let configs: Vec<(usize, u8)> = vec![(3, 0), (3, 1), (4, 0), (4, 1)];
     progress.total.store(size * configs.len() as u64, Ordering::Relaxed);
-    let mut results = Vec::new();
-    let mut bars = Vec::new();
+    let (mut results, mut bars, mut picks) = (Vec::new(), Vec::new(), Vec::new());
     for (stacks, lookahead) in configs {
         let exp = Play {
             stacks,
@@ -27,6 +27,7 @@ fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<
         let n = games.records.len() as u64;
         let rate = if n == 0 { 0.0 } else { wins as f64 / n as f64 };
         bars.push((format!("S={stacks} la={lookahead}"), rate, wilson95(wins, n)));
+        picks.push(deals_to_watch(&exp, seed, &games.records));
         results.push(result_json(&exp, seed, Shard::WHOLE, &games));
     }
     let mut summary = serde_json::Map::new();
@@ -38,9 +39,24 @@ fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<
     }
     Ok(Some(LabOutcome {
         result: serde_json::Value::Object(summary),
-        plots: vec![LabPlot::Rates { title: "success rate by configuration (L = 20)".into(), bars }],
+        plots: std::iter::once(LabPlot::Rates { title: "success rate by configuration (L = 20)".into(), bars })
+            .chain(picks)
+            .collect(),
         parts: results,
     }))
+}
+
+/// The deals of a run by outcome, each played by the run's planner on the Calculation screen
+/// when picked.
+fn deals_to_watch(exp: &Play, seed: u64, records: &[PlayRecord]) -> LabPlot {
+    let with = |won: bool| -> Vec<usize> {
+        records.iter().enumerate().filter(|(_, r)| r.won == won).map(|(i, _)| i).collect()
+    };
+    let groups = vec![("lost".to_string(), with(false)), ("won".to_string(), with(true))];
+    let (stacks, player) = (exp.stacks, exp.player.clone());
+    let title = format!("S={stacks} la={}: watch a deal", player.lookahead);
+    let deal = move |index| Settings { stacks, seed, deal: index, params: player.clone(), ..default_settings(true) };
+    games_to_watch(title, groups, Screen::Calculation, deal)
 }
 
 /// The Calculation experiment of the Lab screen.
@@ -58,4 +74,35 @@ pub fn lab_entries() -> Vec<LabEntry> {
         ],
         run: run_rates,
     }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::calculation::{CalcGame, advance_game};
+    use crate::app::drive_screen;
+    use crate::lab::runner::Experiment;
+
+    /// A deal picked in the Lab is played on the screen by the run's planner to the run's end:
+    /// a lost deal and a won one.
+    #[test]
+    fn a_picked_deal_ends_on_the_screen_as_in_the_run() {
+        let exp =
+            Play { stacks: 3, deals: 8, player: PlannerParams { plans: 20, ..PlannerParams::default() }, oracle: None };
+        let records: Vec<PlayRecord> = (0..exp.deals).map(|i| exp.play(3, i)).collect();
+        let Some(LabPlot::Picks(list)) = Some(deals_to_watch(&exp, 3, &records)) else { panic!("a pick list") };
+        let first_of = |label: &str| list.groups.iter().find(|(l, _)| l == label).map(|(_, games)| games[0]);
+        for (label, index) in [("lost", first_of("lost")), ("won", first_of("won"))] {
+            let index = index.unwrap_or_else(|| panic!("seed 3 has a {label} deal among 8"));
+            let settings = Settings {
+                stacks: 3,
+                seed: 3,
+                deal: index as u64,
+                params: exp.player.clone(),
+                ..default_settings(true)
+            };
+            let world = drive_screen(CalcGame::new(settings), advance_game, CalcGame::finished);
+            assert_eq!(world.resource::<CalcGame>().game.is_won(), records[index].won, "deal {index}");
+        }
+    }
 }

@@ -16,7 +16,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use self::draw::{BoardPiece, animate_cards, redraw_board};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::panel::{ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer, side_panel};
+use super::panel::{
+    PickedGame, ReplayCheck, command_lines_ui, deal_on_entry, despawn_pieces, panel_has_keyboard, panel_has_pointer,
+    side_panel,
+};
 use super::{DemoMode, Screen, register_game_screen};
 use crate::games::calculation::ai::{Choice, Decision, Planner, PlannerParams, Player};
 use crate::games::calculation::cli::{log_command, play_command};
@@ -94,6 +97,9 @@ struct CalcGame {
     hits: Vec<(Rect, Spot)>,
     log: VecDeque<String>,
     message: Option<String>,
+    /// The planner has played its decision on the empty stock: its game ends there, as
+    /// `calc play`'s does (clearing the stacks is all or nothing).
+    planner_done: bool,
 }
 
 impl CalcGame {
@@ -119,6 +125,7 @@ impl CalcGame {
             hits: Vec::new(),
             log: VecDeque::new(),
             message: None,
+            planner_done: false,
         };
         g.log(format!("new game: seed {} deal {} with {} stacks", g.settings.seed, g.settings.deal, g.settings.stacks));
         g
@@ -129,8 +136,15 @@ impl CalcGame {
         self.log.truncate(14);
     }
 
+    /// A deal picked in the Lab.
+    fn picked(settings: &Settings) -> Self {
+        let mut game = CalcGame::new(settings.clone());
+        game.log(format!("picked in the Lab: deal {} of seed {}", settings.deal, settings.seed));
+        game
+    }
+
     fn finished(&self) -> bool {
-        self.game.is_won() || self.game.is_over()
+        self.game.is_won() || self.game.is_over() || self.planner_done
     }
 
     /// A person played `action` from `before`: the planner's plans follow it, and the
@@ -156,7 +170,7 @@ impl CalcGame {
     fn end_message(&mut self) {
         if self.game.is_won() {
             self.log("WIN: all four foundations complete".into());
-        } else if self.game.is_over() {
+        } else if self.finished() {
             let played: u32 = self.game.foundations.iter().map(|&h| h as u32).sum();
             self.log(format!("LOSS: {played} of 52 cards on the foundations"));
         }
@@ -176,10 +190,14 @@ fn default_settings(demo: bool) -> Settings {
     }
 }
 
-fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<Res<CalcGame>>) {
-    if existing.is_none() {
-        commands.insert_resource(CalcGame::new(default_settings(demo.0)));
-    }
+fn setup_screen(
+    mut commands: Commands,
+    demo: Res<DemoMode>,
+    existing: Option<Res<CalcGame>>,
+    picked: Option<Res<PickedGame<Settings>>>,
+) {
+    let first_game = || CalcGame::new(default_settings(demo.0));
+    deal_on_entry(&mut commands, picked, existing.is_some(), CalcGame::picked, first_game);
 }
 
 fn cancel_ai(mut game: ResMut<CalcGame>) {
@@ -355,6 +373,7 @@ fn apply_decision(game: &mut CalcGame, decision: Decision) {
     game.replay.ai_moved(game.at(), line);
     game.animate = decision.target;
     game.redraw = true;
+    game.planner_done = drawn.is_none();
     game.end_message();
 }
 

@@ -18,8 +18,8 @@ use self::draw::{LabPiece, redraw, spawn_assets};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
 use super::panel::{
-    PickedGame, PresetRequest, ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer,
-    preset_row, side_panel,
+    PickedGame, PresetRequest, ReplayCheck, command_lines_ui, deal_on_entry, despawn_pieces, panel_has_keyboard,
+    panel_has_pointer, preset_row, side_panel,
 };
 use super::{DemoMode, Screen, register_game_screen};
 use crate::games::labyrinth::ai::{BotKind, Decision};
@@ -183,6 +183,13 @@ impl LabyrinthGame {
         game
     }
 
+    /// A game picked in the Lab.
+    fn picked(settings: &Settings) -> Self {
+        let mut game = LabyrinthGame::new(settings.clone());
+        game.log(format!("picked in the Lab: game {} of seed {}", settings.game, settings.seed));
+        game
+    }
+
     fn log(&mut self, line: String) {
         self.log.push_front(line);
         self.log.truncate(60);
@@ -322,16 +329,12 @@ fn setup_screen(
     existing: Option<ResMut<LabyrinthGame>>,
     picked: Option<Res<PickedGame<Settings>>>,
 ) {
-    match (picked, existing) {
-        (Some(picked), _) => {
-            let mut game = LabyrinthGame::new(picked.0.clone());
-            game.log(format!("picked in the Lab: game {} of seed {}", picked.0.game, picked.0.seed));
-            commands.insert_resource(game);
-            commands.remove_resource::<PickedGame<Settings>>();
-        }
-        (None, Some(mut game)) => game.redraw = true,
-        (None, None) => commands.insert_resource(LabyrinthGame::new(default_settings(demo.0))),
+    let has_game = existing.is_some();
+    if let Some(mut game) = existing {
+        game.redraw = true;
     }
+    let first_game = || LabyrinthGame::new(default_settings(demo.0));
+    deal_on_entry(&mut commands, picked, has_game, LabyrinthGame::picked, first_game);
 }
 
 fn cancel_ai(mut game: ResMut<LabyrinthGame>) {

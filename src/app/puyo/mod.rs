@@ -15,8 +15,8 @@ use self::ai_panel::{TemplateEditor, template_ui};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
 use super::panel::{
-    BoardArea, PickedGame, ReplayCheck, clear_for_redraw, command_lines_ui, despawn_pieces, panel_has_keyboard,
-    side_panel, spawn_text,
+    BoardArea, PickedGame, ReplayCheck, clear_for_redraw, command_lines_ui, deal_on_entry, despawn_pieces,
+    panel_has_keyboard, side_panel, spawn_text,
 };
 use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{DemoMode, Screen, register_game_screen};
@@ -178,6 +178,13 @@ impl PuyoGame {
         screen
     }
 
+    /// A game picked in the Lab.
+    fn picked(settings: &Settings) -> Self {
+        let mut game = PuyoGame::new(settings.clone());
+        game.log(format!("picked in the Lab: game {} of seed {}", settings.game, settings.seed));
+        game
+    }
+
     fn sides(&self) -> usize {
         if self.settings.versus { 2 } else { 1 }
     }
@@ -274,14 +281,8 @@ fn setup_screen(
     existing: Option<Res<PuyoGame>>,
     picked: Option<Res<PickedGame<Settings>>>,
 ) {
-    if let Some(PickedGame(settings)) = picked.as_deref() {
-        let mut game = PuyoGame::new(settings.clone());
-        game.log(format!("picked in the Lab: game {} of seed {}", settings.game, settings.seed));
-        commands.insert_resource(game);
-        commands.remove_resource::<PickedGame<Settings>>();
-    } else if existing.is_none() {
-        commands.insert_resource(PuyoGame::new(default_settings(demo.0)));
-    }
+    let first_game = || PuyoGame::new(default_settings(demo.0));
+    deal_on_entry(&mut commands, picked, existing.is_some(), PuyoGame::picked, first_game);
 }
 
 /// Leaving the screen cancels the AIs' work; the game resumes when the player comes back.

@@ -6,10 +6,10 @@ use bevy::prelude::*;
 
 use super::PickedInstance;
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabPlot, Opener, ScatterPlot, run_for_lab};
+use crate::app::lab_screen::{LabEntry, LabPlot, Opener, ScatterPlot, games_to_watch, run_for_lab};
 use crate::games::shanghai::ai::PlayerParams;
 use crate::games::shanghai::catalog::{load, weights_for};
-use crate::games::shanghai::experiment::{Deals, Eval, Generate, HIGH_FROM, LOW_BELOW, OnLayout};
+use crate::games::shanghai::experiment::{Deals, Eval, EvalRecord, Generate, HIGH_FROM, LOW_BELOW, OnLayout};
 use crate::games::shanghai::generator::DealSource;
 use crate::games::shanghai::layout::Layout;
 use crate::lab::stats::wilson95;
@@ -17,6 +17,34 @@ use crate::lab::stats::wilson95;
 /// Mini turtle layout for the Lab; the bundled layouts always load.
 fn lab_layout() -> anyhow::Result<Arc<Layout>> {
     load("mini_turtle")
+}
+
+/// `shanghai eval` of `instances` generator deals on `layout`, one play each, by the n x D
+/// player with the layout's weights.
+fn eval_one_play(layout: &Arc<Layout>, n: u32, depth: u32, instances: u64) -> Eval {
+    let player = PlayerParams { n, depth, weights: weights_for(&layout.name), ..PlayerParams::default() };
+    Eval {
+        layout: OnLayout::new(layout),
+        instances,
+        plays: 1,
+        player,
+        deals: Deals::Source(DealSource::Generator),
+        blunders: false,
+        peek: false,
+        lock_risk: 0,
+    }
+}
+
+/// The deals of an eval run (one play each) by outcome; a deal picked is dealt on the Shanghai
+/// screen and played by the run's `player` with the run's random draws.
+fn deals_to_watch(layout: &str, player: &PlayerParams, seed: u64, records: &[EvalRecord]) -> LabPlot {
+    let with = |solved: bool| -> Vec<usize> {
+        records.iter().enumerate().filter(|(_, r)| r.solved == solved).map(|(i, _)| i).collect()
+    };
+    let groups = vec![("unsolved".to_string(), with(false)), ("solved".to_string(), with(true))];
+    let (layout, player) = (layout.to_string(), *player);
+    let deal = move |index| PickedInstance { layout: layout.clone(), seed, index, player: Some(player) };
+    games_to_watch("watch the player on a deal".into(), groups, Screen::Shanghai, deal)
 }
 
 /// The Shanghai experiments of the Lab screen.
@@ -32,25 +60,17 @@ pub fn lab_entries() -> Vec<LabEntry> {
             ],
             run: |size, seed, progress| {
                 let layout = lab_layout()?;
-                let player =
-                    PlayerParams { n: 4, depth: 2, weights: weights_for(&layout.name), ..PlayerParams::default() };
-                let exp = Eval {
-                    layout: OnLayout::new(&layout),
-                    instances: size,
-                    plays: 1,
-                    player,
-                    deals: Deals::Source(DealSource::Generator),
-                    blunders: false,
-                    peek: false,
-                    lock_risk: 0,
-                };
+                let exp = eval_one_play(&layout, 4, 2, size);
                 run_for_lab(&exp, seed, progress, |records| {
                     let solved = records.iter().filter(|r| r.solved).count() as u64;
                     let n = records.len() as u64;
-                    vec![LabPlot::Rates {
-                        title: "solve rate (generator deals)".into(),
-                        bars: vec![("n=4 D=2".into(), solved as f64 / n.max(1) as f64, wilson95(solved, n))],
-                    }]
+                    vec![
+                        LabPlot::Rates {
+                            title: "solve rate (generator deals)".into(),
+                            bars: vec![("n=4 D=2".into(), solved as f64 / n.max(1) as f64, wilson95(solved, n))],
+                        },
+                        deals_to_watch(&layout.name, &exp.player, seed, records),
+                    ]
                 })
             },
         },
@@ -78,9 +98,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let name = layout.name.clone();
-                    let open = move |commands: &mut Commands, index: usize| {
-                        commands.insert_resource(PickedInstance { layout: name.clone(), seed, index: index as u64 });
-                    };
+                    let deal = move |index| PickedInstance { layout: name.clone(), seed, index, player: None };
                     vec![LabPlot::Scatter(ScatterPlot {
                         title: "instances".into(),
                         x_label: "weak solve rate".into(),
@@ -88,10 +106,39 @@ pub fn lab_entries() -> Vec<LabEntry> {
                         points: records.iter().map(|r| [r.weak_rate, r.strong_rate]).collect(),
                         marked: records.iter().map(|r| exp.is_skill(r)).collect(),
                         marked_label: "skill instances (play one)".into(),
-                        opener: Some(Opener { screen: Screen::Shanghai, open: Arc::new(open) }),
+                        opener: Some(Opener::dealing(Screen::Shanghai, deal)),
                     })]
                 })
             },
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::drive_screen;
+    use crate::app::shanghai::{ShanghaiGame, advance_ai};
+    use crate::lab::runner::Experiment;
+
+    /// A deal picked among an eval run's is played on the screen by the run's player to the
+    /// run's outcome: an unsolved deal and a solved one.
+    #[test]
+    fn a_picked_deal_ends_on_the_screen_as_in_the_run() {
+        let layout = lab_layout().unwrap();
+        let exp = eval_one_play(&layout, 2, 1, 30);
+        let player = exp.player;
+        let records: Vec<EvalRecord> = (0..exp.instances).map(|i| exp.play(4, i)).collect();
+        let Some(LabPlot::Picks(list)) = Some(deals_to_watch(&layout.name, &player, 4, &records)) else {
+            panic!("a pick list")
+        };
+        for label in ["unsolved", "solved"] {
+            let group = list.groups.iter().find(|(l, _)| l == label);
+            let index = group.unwrap_or_else(|| panic!("seed 4 has an {label} deal among 30")).1[0];
+            let picked =
+                PickedInstance { layout: layout.name.clone(), seed: 4, index: index as u64, player: Some(player) };
+            let world = drive_screen(picked.game(), advance_ai, |game| game.game.is_over());
+            assert_eq!(world.resource::<ShanghaiGame>().game.is_won(), records[index].solved, "instance {index}");
+        }
+    }
 }

@@ -18,8 +18,8 @@ use self::draw::{Fading, Geometry, TilePiece, animate_fades, face_name, redraw_b
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
 use super::panel::{
-    BoardArea, PresetRequest, ReplayCheck, command_lines_ui, despawn_pieces, panel_has_keyboard, panel_has_pointer,
-    path_row, preset_row, side_panel,
+    BoardArea, PickedGame, PresetRequest, ReplayCheck, command_lines_ui, deal_on_entry, despawn_pieces,
+    panel_has_keyboard, panel_has_pointer, path_row, preset_row, side_panel,
 };
 use super::{DemoMode, Screen, register_game_screen};
 use crate::games::shanghai::ai::risk::RiskJudge;
@@ -264,12 +264,27 @@ fn placeholder() -> Layout {
         .expect("two tiles side by side")
 }
 
-/// A generated instance picked on the Lab's weak/strong map, to be played on entering the screen.
-#[derive(Resource)]
+/// A generated instance picked in the Lab (on the weak/strong map, or among an eval run's
+/// deals), to be dealt on entering the screen.
+#[derive(Clone)]
 struct PickedInstance {
     layout: String,
     seed: u64,
     index: u64,
+    /// The player to watch play it (the eval run's), or `None` for a person to play it.
+    player: Option<PlayerParams>,
+}
+
+impl PickedInstance {
+    /// The instance on the screen, the player (if any) playing.
+    fn game(&self) -> ShanghaiGame {
+        let mut game = ShanghaiGame::new(&self.layout, self.seed, self.index, self.player.is_some());
+        if let Some(player) = self.player {
+            game.params = player;
+        }
+        game.log(format!("picked in the Lab: instance {} of seed {}", self.index, self.seed));
+        game
+    }
 }
 
 /// A `shanghai generate --out` file opened on the screen.
@@ -283,16 +298,10 @@ fn setup_screen(
     mut commands: Commands,
     demo: Res<DemoMode>,
     existing: Option<Res<ShanghaiGame>>,
-    picked: Option<Res<PickedInstance>>,
+    picked: Option<Res<PickedGame<PickedInstance>>>,
 ) {
-    if let Some(p) = picked {
-        let mut game = ShanghaiGame::new(&p.layout, p.seed, p.index, false);
-        game.log(format!("picked on the Lab map: instance {} of seed {}", p.index, p.seed));
-        commands.insert_resource(game);
-        commands.remove_resource::<PickedInstance>();
-    } else if existing.is_none() {
-        commands.insert_resource(ShanghaiGame::new("mini_turtle", 1, 0, demo.0));
-    }
+    let first_game = || ShanghaiGame::new("mini_turtle", 1, 0, demo.0);
+    deal_on_entry(&mut commands, picked, existing.is_some(), PickedInstance::game, first_game);
 }
 
 fn cancel_ai(mut game: ResMut<ShanghaiGame>) {
