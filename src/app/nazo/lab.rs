@@ -1,8 +1,9 @@
 //! The Nazo Puyo experiments of the Lab screen.
 
+use super::PickedPuzzle;
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, run_for_lab};
-use crate::games::nazo::experiment::GenerateExperiment;
+use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, games_to_watch, run_for_lab};
+use crate::games::nazo::experiment::{GenerateExperiment, GenerateRecord};
 use crate::games::nazo::generator::{GenParams, Method, Target};
 use crate::lab::runner::SharedProgress;
 
@@ -45,6 +46,50 @@ fn lab_generate(method: Method, size: u64, seed: u64, progress: &SharedProgress)
                 title: "generation time per puzzle (ms, one core)".into(),
                 values: records.iter().map(|r| r.ms).collect(),
             },
+            puzzles_to_play(seed, records),
         ]
     })
+}
+
+/// The run's puzzles, each played on the Nazo Puyo screen when picked (named as the screen's
+/// generator names them: `#k` is record k - 1).
+fn puzzles_to_play(seed: u64, records: &[GenerateRecord]) -> LabPlot {
+    let queries: Vec<Option<String>> = records.iter().map(|r| r.pon2.clone()).collect();
+    let found = queries.iter().enumerate().filter(|(_, q)| q.is_some()).map(|(i, _)| i).collect();
+    let deal = move |index: u64| PickedPuzzle {
+        title: format!("seed {seed} #{}", index + 1),
+        query: queries[index as usize].clone().unwrap_or_default(),
+    };
+    games_to_watch("play a puzzle".into(), vec![("puzzles (record index)".into(), found)], Screen::Nazo, deal)
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::prelude::World;
+
+    use super::*;
+    use crate::app::nazo::NazoGame;
+    use crate::app::panel::PickedGame;
+    use crate::games::nazo::experiment::numbered_puzzle;
+    use crate::lab::runner::Experiment;
+
+    /// A puzzle picked in the Lab opens on the screen as the run generated it.
+    #[test]
+    fn a_picked_puzzle_is_the_one_the_run_generated() {
+        let params =
+            GenParams { moves: 2, chain: 3, target: Target::Five, method: Method::Direct, ..GenParams::default() };
+        let exp = GenerateExperiment { params: params.clone(), count: 3 };
+        let records: Vec<GenerateRecord> = (0..3).map(|i| exp.play(6, i)).collect();
+        let LabPlot::Picks(list) = puzzles_to_play(6, &records) else { panic!("a pick list") };
+        assert_eq!(list.groups[0].1, [0, 1, 2], "every puzzle was found");
+        let mut world = World::new();
+        (list.opener.open)(&mut world.commands(), 2);
+        world.flush();
+        let picked = world.remove_resource::<PickedGame<PickedPuzzle>>().expect("the pick is inserted").0;
+        assert_eq!(picked.title, "seed 6 #3");
+        let mut game = NazoGame::new(false);
+        game.open_picked(&picked);
+        assert_eq!(game.error, None);
+        assert_eq!(game.puzzle, numbered_puzzle(&params, 6, 2).expect("found").puzzle);
+    }
 }

@@ -16,7 +16,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use self::draw::{BoardPiece, redraw_board};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
-use super::panel::{command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel};
+use super::panel::{PickedGame, command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel};
 use super::puyo::{rotate, shift, spawn_meshes};
 use super::puyo_board::{Frame, animate_cells, move_frames};
 use super::{DemoMode, Screen, register_game_screen};
@@ -326,9 +326,46 @@ impl NazoGame {
     }
 }
 
-fn setup_screen(mut commands: Commands, demo: Res<DemoMode>, existing: Option<Res<NazoGame>>) {
-    if existing.is_none() {
-        commands.insert_resource(NazoGame::new(demo.0));
+/// A puzzle a Lab run generated, to be played on entering the screen.
+#[derive(Clone)]
+struct PickedPuzzle {
+    /// Its name, as the generator on the screen names its puzzles ("seed S #k").
+    title: String,
+    /// The puzzle as a pon2 query (the run's record).
+    query: String,
+}
+
+impl NazoGame {
+    /// Plays a puzzle picked in the Lab (the gallery and generator settings stay).
+    fn open_picked(&mut self, picked: &PickedPuzzle) {
+        match parse_playable(&picked.query) {
+            Ok(puzzle) => {
+                self.error = None;
+                self.load(format!("Lab run, {}", picked.title), puzzle);
+            }
+            Err(e) => self.error = Some(format!("{}: {e}", picked.title)),
+        }
+    }
+}
+
+fn setup_screen(
+    mut commands: Commands,
+    demo: Res<DemoMode>,
+    existing: Option<ResMut<NazoGame>>,
+    picked: Option<Res<PickedGame<PickedPuzzle>>>,
+) {
+    let picked = picked.map(|p| p.0.clone());
+    commands.remove_resource::<PickedGame<PickedPuzzle>>();
+    match (existing, picked) {
+        (Some(mut game), Some(picked)) => game.open_picked(&picked),
+        (Some(_), None) => {}
+        (None, picked) => {
+            let mut game = NazoGame::new(demo.0);
+            if let Some(picked) = picked {
+                game.open_picked(&picked);
+            }
+            commands.insert_resource(game);
+        }
     }
 }
 
