@@ -6,7 +6,7 @@ use super::{Seat, Settings, default_settings};
 use crate::app::Screen;
 use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, games_to_watch, run_for_lab};
 use crate::games::puyo::ai::{AiKind, AiParams, CombinedPotential};
-use crate::games::puyo::experiment::{Build, Endless, VersusExp, VersusRecord};
+use crate::games::puyo::experiment::{Build, Endless, EndlessRecord, VersusExp, VersusRecord};
 use crate::games::puyo::rules::{GarbageRule, Outcome};
 use crate::lab::runner::{Shard, SharedProgress, result_json, run_records};
 use crate::lab::stats::HeadToHead;
@@ -70,6 +70,34 @@ fn versus_games_to_watch(exp: &VersusExp, seed: u64, names: [&str; 2], records: 
     let exp = exp.clone();
     let title = format!("{} v {}: watch a game", names[0], names[1]);
     games_to_watch(title, groups, Screen::Puyo, move |index| replay_settings(&exp, seed, index))
+}
+
+/// The games of an endless run by the length of the chain fired, each replayed on the Puyo
+/// screen (up to that chain, where the run's game ends) when picked.
+fn endless_games_to_watch(exp: &Endless, seed: u64, records: &[EndlessRecord]) -> LabPlot {
+    let with = |links: std::ops::Range<u32>| -> Vec<usize> {
+        records.iter().enumerate().filter(|(_, r)| links.contains(&r.chain)).map(|(i, _)| i).collect()
+    };
+    let groups = vec![
+        ("under 8 links".to_string(), with(0..8)),
+        ("8 to 10 links".to_string(), with(8..11)),
+        ("11 links or more".to_string(), with(11..u32::MAX)),
+    ];
+    let exp = exp.clone();
+    games_to_watch("watch a game".into(), groups, Screen::Puyo, move |index| endless_settings(&exp, seed, index))
+}
+
+/// The screen's settings that deal game `index` of `exp`'s batch of `seed` to its AI alone.
+fn endless_settings(exp: &Endless, seed: u64, index: u64) -> Settings {
+    Settings {
+        versus: false,
+        seats: [Seat::Ai(exp.ai), Seat::Human],
+        seed,
+        game: index,
+        colors: exp.colors,
+        params: [exp.params.clone(), exp.params.clone()],
+        ..default_settings(false)
+    }
 }
 
 /// Each pair of ladder players over `size` games: player 1's win rate, one bar per pair.
@@ -145,7 +173,10 @@ pub fn lab_entries() -> Vec<LabEntry> {
                 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let chains = records.iter().map(|r| r.chain as f64).collect();
-                    vec![LabPlot::Histogram { title: "chain length".into(), values: chains }]
+                    vec![
+                        LabPlot::Histogram { title: "chain length".into(), values: chains },
+                        endless_games_to_watch(&exp, seed, records),
+                    ]
                 })
             },
         },
@@ -203,6 +234,23 @@ mod tests {
     use crate::app::drive_screen;
     use crate::app::puyo::{PuyoGame, advance_game};
     use crate::lab::runner::Experiment;
+
+    /// An endless game picked in the Lab is the run's: the screen's trace line plays it with
+    /// the run's AI and settings.
+    #[test]
+    fn a_picked_endless_game_is_the_runs_game() {
+        use crate::app::puyo::command_lines;
+        use crate::games::puyo::cli::{Command, endless};
+        use crate::lab::runner::parse_game_command;
+        let params = AiParams { threat_switch: Some(0.3), ..AiParams::default() };
+        let exp = Endless { ai: AiKind::Combined, params, games: 5, max_moves: 150, colors: 4, hindsight: false };
+        let game = PuyoGame::new(endless_settings(&exp, 7, 3));
+        let (_, line) = command_lines(&game).expect("an AI plays");
+        let Command::Endless(args) = parse_game_command(&line, "puyo") else { panic!("{line}: not endless") };
+        assert_eq!((args.batch.seed, args.trace.trace), (7, Some(3)), "{line}");
+        let traced = endless(&args).unwrap();
+        assert_eq!((traced.ai, &traced.params, traced.colors), (exp.ai, &exp.params, exp.colors), "{line}");
+    }
 
     /// A game picked in the Lab is the game the run played: in an odd game with alternating
     /// seats player 1 plays board 2, each with its own settings, and the game on the boards
