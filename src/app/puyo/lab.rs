@@ -6,7 +6,7 @@ use super::{Seat, Settings, default_settings};
 use crate::app::Screen;
 use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, games_to_watch, run_for_lab};
 use crate::games::puyo::ai::{AiKind, AiParams, CombinedPotential};
-use crate::games::puyo::experiment::{Build, Endless, EndlessRecord, VersusExp, VersusRecord};
+use crate::games::puyo::experiment::{Build, BuildRecord, Endless, EndlessRecord, VersusExp, VersusRecord};
 use crate::games::puyo::rules::{GarbageRule, Outcome};
 use crate::lab::runner::{Shard, SharedProgress, result_json, run_records};
 use crate::lab::stats::HeadToHead;
@@ -70,6 +70,30 @@ fn versus_games_to_watch(exp: &VersusExp, seed: u64, names: [&str; 2], records: 
     let exp = exp.clone();
     let title = format!("{} v {}: watch a game", names[0], names[1]);
     games_to_watch(title, groups, Screen::Puyo, move |index| replay_settings(&exp, seed, index))
+}
+
+/// The trials of a template build run by the moves they took to complete, each replayed on the
+/// Puyo screen by the template player (move for move up to completion) when picked.
+fn trials_to_watch(exp: &Build, seed: u64, records: &[BuildRecord]) -> LabPlot {
+    let with = |keep: fn(&BuildRecord) -> bool| -> Vec<usize> {
+        records.iter().enumerate().filter(|(_, r)| keep(r)).map(|(i, _)| i).collect()
+    };
+    let groups = vec![
+        ("not completed".to_string(), with(|r| !r.completed)),
+        ("over 30 moves".to_string(), with(|r| r.completed && r.moves > 30)),
+        ("30 moves or fewer".to_string(), with(|r| r.completed && r.moves <= 30)),
+    ];
+    let as_endless = Endless {
+        ai: AiKind::Template,
+        params: exp.params.clone(),
+        games: exp.trials,
+        max_moves: exp.max_moves,
+        colors: exp.colors,
+        hindsight: false,
+    };
+    games_to_watch("watch a trial".into(), groups, Screen::Puyo, move |index| {
+        endless_settings(&as_endless, seed, index)
+    })
 }
 
 /// The games of an endless run by the length of the chain fired, each replayed on the Puyo
@@ -152,7 +176,10 @@ pub fn lab_entries() -> Vec<LabEntry> {
                 let exp = Build { params: AiParams::default(), trials: size, max_moves: 100, colors: 4 };
                 run_for_lab(&exp, seed, progress, |records| {
                     let moves = records.iter().filter(|r| r.completed).map(|r| r.moves as f64).collect();
-                    vec![LabPlot::Histogram { title: "moves to completion".into(), values: moves }]
+                    vec![
+                        LabPlot::Histogram { title: "moves to completion".into(), values: moves },
+                        trials_to_watch(&exp, seed, records),
+                    ]
                 })
             },
         },
@@ -234,6 +261,33 @@ mod tests {
     use crate::app::drive_screen;
     use crate::app::puyo::{PuyoGame, advance_game};
     use crate::lab::runner::Experiment;
+
+    /// A build trial picked in the Lab is the run's: the template player on the screen makes
+    /// the trial's moves up to its completion.
+    #[test]
+    fn a_picked_build_trial_is_the_runs_trial() {
+        use crate::games::puyo::experiment::Traced;
+        let exp = Build { params: AiParams::default(), trials: 3, max_moves: 100, colors: 4 };
+        let mut traced = Vec::new();
+        let record = exp.play_traced(5, 2, &mut |m| traced.push(*m.field));
+        assert!(record.completed && traced.len() >= 20, "{record:?}");
+        let LabPlot::Picks(list) = trials_to_watch(&exp, 5, &[record.clone(), record.clone(), record]) else {
+            panic!("a pick list")
+        };
+        let mut world = bevy::prelude::World::new();
+        (list.opener.open)(&mut world.commands(), 2);
+        world.flush();
+        let settings = world.remove_resource::<crate::app::panel::PickedGame<Settings>>().expect("picked").0;
+        let mut screen = Vec::new();
+        drive_screen(PuyoGame::new(settings), advance_game, |game| {
+            let side = &game.game.sides[0];
+            if side.moves as usize > screen.len() {
+                screen.push(side.field);
+            }
+            screen.len() == traced.len() || side.dead
+        });
+        assert_eq!(screen, traced);
+    }
 
     /// An endless game picked in the Lab is the run's: the screen's trace line plays it with
     /// the run's AI and settings.
