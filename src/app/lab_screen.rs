@@ -373,15 +373,23 @@ fn plot_ui<'a>(ui: &mut egui::Ui, index: usize, plot: &'a LabPlot) -> Option<(&'
     }
 }
 
-/// `label` and a button per game of `games`; the game whose button was clicked.
+/// Buttons shown per group of games: a large run lists the rest as a count (a game screen's
+/// own field deals any game of the batch).
+const PICKS_SHOWN: usize = 60;
+
+/// `label` and a button per game of `games` (the first [`PICKS_SHOWN`]); the game whose button
+/// was clicked.
 fn pick_row(ui: &mut egui::Ui, label: &str, games: &[usize]) -> Option<usize> {
     let mut picked = None;
     ui.horizontal_wrapped(|ui| {
         ui.label(format!("{label}:"));
-        for &i in games {
+        for &i in games.iter().take(PICKS_SHOWN) {
             if ui.small_button(format!("#{i}")).clicked() {
                 picked = Some(i);
             }
+        }
+        if games.len() > PICKS_SHOWN {
+            ui.label(format!("and {} more", games.len() - PICKS_SHOWN));
         }
     });
     picked
