@@ -753,7 +753,8 @@ fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
         ui.label("game");
         ui.add(egui::DragValue::new(&mut s.game)).on_hover_text(
             "which game of a `puyo versus` or `puyo endless` batch of this seed to deal: \
-             the game its `--trace GAME` prints",
+             the game its `--trace GAME` prints (an odd game of an `--alternate-seats` batch \
+             has player 2 on board 1)",
         );
         ui.label("colors");
         ui.add(egui::DragValue::new(&mut s.colors).range(3..=5));
