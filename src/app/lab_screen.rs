@@ -104,6 +104,17 @@ pub fn games_to_watch<S: Send + Sync + 'static>(
     })
 }
 
+/// Tests: what a click on game `index` of `plot` (a [`LabPlot::Picks`]) hands its screen.
+#[cfg(test)]
+pub fn picked_settings<S: Send + Sync + 'static>(plot: &LabPlot, index: usize) -> S {
+    let LabPlot::Picks(list) = plot else { panic!("not a pick list") };
+    assert!(list.groups.iter().any(|(_, games)| games.contains(&index)), "game {index} is not listed");
+    let mut world = World::new();
+    (list.opener.open)(&mut world.commands(), index);
+    world.flush();
+    world.remove_resource::<PickedGame<S>>().expect("the pick inserts the screen's settings").0
+}
+
 impl Opener {
     /// Opens `screen` dealing the settings `deal` gives for a game's index (the screen takes
     /// them as a [`PickedGame`] when it is entered).

@@ -81,6 +81,7 @@ mod tests {
     use super::*;
     use crate::app::calculation::{CalcGame, advance_game};
     use crate::app::drive_screen;
+    use crate::app::lab_screen::picked_settings;
     use crate::lab::runner::Experiment;
 
     /// A deal picked in the Lab is played on the screen by the run's planner to the run's end:
@@ -90,17 +91,11 @@ mod tests {
         let exp =
             Play { stacks: 3, deals: 8, player: PlannerParams { plans: 20, ..PlannerParams::default() }, oracle: None };
         let records: Vec<PlayRecord> = (0..exp.deals).map(|i| exp.play(3, i)).collect();
-        let Some(LabPlot::Picks(list)) = Some(deals_to_watch(&exp, 3, &records)) else { panic!("a pick list") };
-        let first_of = |label: &str| list.groups.iter().find(|(l, _)| l == label).map(|(_, games)| games[0]);
-        for (label, index) in [("lost", first_of("lost")), ("won", first_of("won"))] {
-            let index = index.unwrap_or_else(|| panic!("seed 3 has a {label} deal among 8"));
-            let settings = Settings {
-                stacks: 3,
-                seed: 3,
-                deal: index as u64,
-                params: exp.player.clone(),
-                ..default_settings(true)
-            };
+        let plot = deals_to_watch(&exp, 3, &records);
+        for won in [false, true] {
+            let index = records.iter().position(|r| r.won == won).expect("seed 3 has a lost and a won deal among 8");
+            let settings: Settings = picked_settings(&plot, index);
+            assert_eq!((settings.stacks, settings.seed, settings.deal), (3, 3, index as u64));
             let world = drive_screen(CalcGame::new(settings), advance_game, CalcGame::finished);
             assert_eq!(world.resource::<CalcGame>().game.is_won(), records[index].won, "deal {index}");
         }

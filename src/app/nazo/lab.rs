@@ -65,11 +65,9 @@ fn puzzles_to_play(seed: u64, records: &[GenerateRecord]) -> LabPlot {
 
 #[cfg(test)]
 mod tests {
-    use bevy::prelude::World;
-
     use super::*;
+    use crate::app::lab_screen::picked_settings;
     use crate::app::nazo::NazoGame;
-    use crate::app::panel::PickedGame;
     use crate::games::nazo::experiment::numbered_puzzle;
     use crate::lab::runner::Experiment;
 
@@ -80,12 +78,10 @@ mod tests {
             GenParams { moves: 2, chain: 3, target: Target::Five, method: Method::Direct, ..GenParams::default() };
         let exp = GenerateExperiment { params: params.clone(), count: 3 };
         let records: Vec<GenerateRecord> = (0..3).map(|i| exp.play(6, i)).collect();
-        let LabPlot::Picks(list) = puzzles_to_play(6, &records) else { panic!("a pick list") };
+        let plot = puzzles_to_play(6, &records);
+        let LabPlot::Picks(list) = &plot else { panic!("a pick list") };
         assert_eq!(list.groups[0].1, [0, 1, 2], "every puzzle was found");
-        let mut world = World::new();
-        (list.opener.open)(&mut world.commands(), 2);
-        world.flush();
-        let picked = world.remove_resource::<PickedGame<PickedPuzzle>>().expect("the pick is inserted").0;
+        let picked: PickedPuzzle = picked_settings(&plot, 2);
         assert_eq!(picked.title, "seed 6 #3");
         let mut game = NazoGame::new(false);
         game.open_picked(&picked);

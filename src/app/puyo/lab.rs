@@ -271,13 +271,8 @@ mod tests {
         let mut traced = Vec::new();
         let record = exp.play_traced(5, 2, &mut |m| traced.push(*m.field));
         assert!(record.completed && traced.len() >= 20, "{record:?}");
-        let LabPlot::Picks(list) = trials_to_watch(&exp, 5, &[record.clone(), record.clone(), record]) else {
-            panic!("a pick list")
-        };
-        let mut world = bevy::prelude::World::new();
-        (list.opener.open)(&mut world.commands(), 2);
-        world.flush();
-        let settings = world.remove_resource::<crate::app::panel::PickedGame<Settings>>().expect("picked").0;
+        let plot = trials_to_watch(&exp, 5, &[record.clone(), record.clone(), record]);
+        let settings: Settings = crate::app::lab_screen::picked_settings(&plot, 2);
         let mut screen = Vec::new();
         drive_screen(PuyoGame::new(settings), advance_game, |game| {
             let side = &game.game.sides[0];

@@ -118,6 +118,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
 mod tests {
     use super::*;
     use crate::app::drive_screen;
+    use crate::app::lab_screen::picked_settings;
     use crate::app::shanghai::{ShanghaiGame, advance_ai};
     use crate::lab::runner::Experiment;
 
@@ -129,14 +130,11 @@ mod tests {
         let exp = eval_one_play(&layout, 2, 1, 30);
         let player = exp.player;
         let records: Vec<EvalRecord> = (0..exp.instances).map(|i| exp.play(4, i)).collect();
-        let Some(LabPlot::Picks(list)) = Some(deals_to_watch(&layout.name, &player, 4, &records)) else {
-            panic!("a pick list")
-        };
-        for label in ["unsolved", "solved"] {
-            let group = list.groups.iter().find(|(l, _)| l == label);
-            let index = group.unwrap_or_else(|| panic!("seed 4 has an {label} deal among 30")).1[0];
-            let picked =
-                PickedInstance { layout: layout.name.clone(), seed: 4, index: index as u64, player: Some(player) };
+        let plot = deals_to_watch(&layout.name, &player, 4, &records);
+        for solved in [false, true] {
+            let index = records.iter().position(|r| r.solved == solved).expect("seed 4 has both among 30");
+            let picked: PickedInstance = picked_settings(&plot, index);
+            assert_eq!((picked.seed, picked.index, picked.player), (4, index as u64, Some(player)));
             let world = drive_screen(picked.game(), advance_ai, |game| game.game.is_over());
             assert_eq!(world.resource::<ShanghaiGame>().game.is_won(), records[index].solved, "instance {index}");
         }
