@@ -198,6 +198,78 @@ pub(super) fn animate_cells(
     }
 }
 
+/// The keys one player steers a falling pair with.
+pub(super) struct PairKeys {
+    left: KeyCode,
+    right: KeyCode,
+    counter_clockwise: KeyCode,
+    clockwise: [KeyCode; 2],
+    drop: [KeyCode; 2],
+}
+
+impl PairKeys {
+    /// Left / Right move, Z / X or Up rotate, Down or Space drop.
+    pub(super) const ARROWS: PairKeys = PairKeys {
+        left: KeyCode::ArrowLeft,
+        right: KeyCode::ArrowRight,
+        counter_clockwise: KeyCode::KeyZ,
+        clockwise: [KeyCode::KeyX, KeyCode::ArrowUp],
+        drop: [KeyCode::ArrowDown, KeyCode::Space],
+    };
+    /// A / D move, Q / E or W rotate, S drops: the second player of a shared keyboard.
+    pub(super) const LETTERS: PairKeys = PairKeys {
+        left: KeyCode::KeyA,
+        right: KeyCode::KeyD,
+        counter_clockwise: KeyCode::KeyQ,
+        clockwise: [KeyCode::KeyE, KeyCode::KeyW],
+        drop: [KeyCode::KeyS, KeyCode::KeyS],
+    };
+
+    /// The pair's placement after this frame's key presses, and whether a drop key was pressed.
+    pub(super) fn steer(&self, keys: &ButtonInput<KeyCode>, mut cursor: Placement) -> (Placement, bool) {
+        if keys.just_pressed(self.left) {
+            cursor = shift(cursor, -1);
+        }
+        if keys.just_pressed(self.right) {
+            cursor = shift(cursor, 1);
+        }
+        if keys.just_pressed(self.counter_clockwise) {
+            cursor = rotate(cursor, false);
+        }
+        if keys.any_just_pressed(self.clockwise) {
+            cursor = rotate(cursor, true);
+        }
+        (cursor, keys.any_just_pressed(self.drop))
+    }
+}
+
+/// Moves the pair one column, keeping both puyos inside the field.
+fn shift(p: Placement, by: i32) -> Placement {
+    let col = (p.col as i32 + by).clamp(0, WIDTH as i32 - 1) as u8;
+    clamp_to_walls(Placement { col, rot: p.rot })
+}
+
+/// Rotates the pair a quarter turn; against a wall it steps away from it.
+fn rotate(p: Placement, clockwise: bool) -> Placement {
+    use Rotation::*;
+    let rot = match (p.rot, clockwise) {
+        (Up, true) | (Down, false) => Right,
+        (Right, true) | (Left, false) => Down,
+        (Down, true) | (Up, false) => Left,
+        (Left, true) | (Right, false) => Up,
+    };
+    clamp_to_walls(Placement { col: p.col, rot })
+}
+
+fn clamp_to_walls(p: Placement) -> Placement {
+    let col = match p.rot {
+        Rotation::Right => p.col.min(WIDTH as u8 - 2),
+        Rotation::Left => p.col.max(1),
+        _ => p.col,
+    };
+    Placement { col, rot: p.rot }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,5 +323,32 @@ mod tests {
         let mut ghosts = [spots[2], spots[3]];
         ghosts.sort_by(|a, b| a.y.total_cmp(&b.y));
         assert_eq!(ghosts, [Vec2::new(0.0, 1.0), Vec2::new(0.0, 2.0)]);
+    }
+
+    #[test]
+    fn steering_keys_keep_the_pair_on_one_of_the_22_placements() {
+        let mut keys = ButtonInput::<KeyCode>::default();
+        let mut cursor = Placement::SPAWN;
+        let mut seen = std::collections::HashSet::new();
+        // Steering keys of both players in a seeded random order: walls and turns included.
+        let all = [PairKeys::ARROWS, PairKeys::LETTERS]
+            .map(|k| [k.left, k.right, k.counter_clockwise, k.clockwise[0], k.clockwise[1]]);
+        let mut rng = crate::lab::rng::game_rng(1, 0);
+        for step in 0..2000usize {
+            let key = all[step % 2][rand::Rng::random_range(&mut rng, 0..5)];
+            keys.press(key);
+            let pair_keys = if step % 2 == 0 { &PairKeys::ARROWS } else { &PairKeys::LETTERS };
+            let (next, drop) = pair_keys.steer(&keys, cursor);
+            assert!(!drop);
+            assert!(Placement::ALL.contains(&next), "{next:?} after {key:?} from {cursor:?}");
+            cursor = next;
+            seen.insert(cursor);
+            keys.release(key);
+            keys.clear();
+        }
+        assert_eq!(seen.len(), 22, "the keys reach every placement");
+        keys.press(KeyCode::Space);
+        assert_eq!(PairKeys::ARROWS.steer(&keys, cursor), (cursor, true));
+        assert!(!PairKeys::LETTERS.steer(&keys, cursor).1, "Space is the first player's drop");
     }
 }

@@ -17,8 +17,8 @@ use self::draw::{BoardPiece, redraw_board};
 pub use self::lab::lab_entries;
 use super::ai_task::AiJob;
 use super::panel::{PickedGame, command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel};
-use super::puyo::{rotate, shift, spawn_meshes};
-use super::puyo_board::{Frame, animate_cells, move_frames};
+use super::puyo::spawn_meshes;
+use super::puyo_board::{Frame, PairKeys, animate_cells, move_frames};
 use super::{DemoMode, Screen, register_game_screen};
 use crate::games::nazo::cli::{generate_command, puzzle_commands};
 use crate::games::nazo::experiment::numbered_puzzle;
@@ -393,24 +393,12 @@ fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<NazoGame>, mut 
     if !game.idle() {
         return;
     }
-    let mut cursor = game.cursor;
-    if keys.just_pressed(ArrowLeft) {
-        cursor = shift(cursor, -1);
-    }
-    if keys.just_pressed(ArrowRight) {
-        cursor = shift(cursor, 1);
-    }
-    if keys.just_pressed(KeyZ) {
-        cursor = rotate(cursor, false);
-    }
-    if keys.any_just_pressed([KeyX, ArrowUp]) {
-        cursor = rotate(cursor, true);
-    }
+    let (cursor, drop) = PairKeys::ARROWS.steer(&keys, game.cursor);
     if cursor != game.cursor {
         game.cursor = cursor;
         game.redraw = true;
     }
-    if keys.any_just_pressed([ArrowDown, Space]) {
+    if drop {
         game.auto_solution = false;
         game.play(cursor);
     }

@@ -18,15 +18,13 @@ use super::panel::{
     BoardArea, PickedGame, ReplayCheck, clear_for_redraw, command_lines_ui, deal_on_entry, despawn_pieces,
     panel_has_keyboard, side_panel, spawn_text,
 };
-use super::puyo_board::{Frame, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
+use super::puyo_board::{Frame, PairKeys, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{DemoMode, Screen, register_game_screen};
 use crate::games::puyo::ai::labeling::compile;
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi};
 use crate::games::puyo::cli::{endless_command, endless_trace_command, versus_command, versus_trace_command};
 use crate::games::puyo::experiment::versus_streams;
-use crate::games::puyo::rules::{
-    Bits, Field, GarbageRule, HEIGHT, Outcome, Pair, Placement, Puyo, Rotation, Versus, WIDTH,
-};
+use crate::games::puyo::rules::{Bits, Field, GarbageRule, HEIGHT, Outcome, Pair, Placement, Puyo, Versus, WIDTH};
 use crate::lab::rng::GameRng;
 use crate::lab::runner::BatchGame;
 
@@ -338,66 +336,23 @@ pub fn puyo_color(p: Puyo) -> Color {
 /// Keyboard play: side 0 on the arrows (Z / X or Up rotate, Down or Space drops), side 1 on
 /// A / D, Q / E or W rotate, S drops.
 fn human_input(keys: Res<ButtonInput<KeyCode>>, mut game: ResMut<PuyoGame>, mut contexts: EguiContexts) {
-    use KeyCode::*;
     if panel_has_keyboard(&mut contexts) {
         return;
     }
-    // left, right, rotate counter-clockwise, rotate clockwise (two keys), drop (two keys)
-    const KEYS: [[KeyCode; 7]; 2] =
-        [[ArrowLeft, ArrowRight, KeyZ, KeyX, ArrowUp, ArrowDown, Space], [KeyA, KeyD, KeyQ, KeyE, KeyW, KeyS, KeyS]];
-    for (side, &[left, right, ccw, cw, cw2, drop, drop2]) in KEYS.iter().enumerate().take(game.sides()) {
+    for (side, pair_keys) in [PairKeys::ARROWS, PairKeys::LETTERS].iter().enumerate().take(game.sides()) {
         if game.settings.seats[side] != Seat::Human || !awaits_decision(&game, side) {
             continue;
         }
-        let mut cursor = game.cursor[side];
-        if keys.just_pressed(left) {
-            cursor = shift(cursor, -1);
-        }
-        if keys.just_pressed(right) {
-            cursor = shift(cursor, 1);
-        }
-        if keys.just_pressed(ccw) {
-            cursor = rotate(cursor, false);
-        }
-        if keys.any_just_pressed([cw, cw2]) {
-            cursor = rotate(cursor, true);
-        }
+        let (cursor, drop) = pair_keys.steer(&keys, game.cursor[side]);
         if cursor != game.cursor[side] {
             game.cursor[side] = cursor;
             game.redraw = true;
         }
-        if keys.any_just_pressed([drop, drop2]) && game.game.sides[side].field.can_place(cursor) {
+        if drop && game.game.sides[side].field.can_place(cursor) {
             game.chosen[side] = Some(Some(cursor));
             game.cursor[side] = Placement::SPAWN;
         }
     }
-}
-
-/// Moves the pair one column, keeping both puyos inside the field.
-pub(super) fn shift(p: Placement, by: i32) -> Placement {
-    let col = (p.col as i32 + by).clamp(0, WIDTH as i32 - 1) as u8;
-    clamp_to_walls(Placement { col, rot: p.rot })
-}
-
-/// Rotates the pair a quarter turn; against a wall it steps away from it.
-pub(super) fn rotate(p: Placement, clockwise: bool) -> Placement {
-    use Rotation::*;
-    let rot = match (p.rot, clockwise) {
-        (Up, true) | (Down, false) => Right,
-        (Right, true) | (Left, false) => Down,
-        (Down, true) | (Up, false) => Left,
-        (Left, true) | (Right, false) => Up,
-    };
-    clamp_to_walls(Placement { col: p.col, rot })
-}
-
-fn clamp_to_walls(p: Placement) -> Placement {
-    let col = match p.rot {
-        Rotation::Right => p.col.min(WIDTH as u8 - 2),
-        Rotation::Left => p.col.max(1),
-        _ => p.col,
-    };
-    Placement { col, rot: p.rot }
 }
 
 /// Whether side `i` must decide before the game can take its next tick.

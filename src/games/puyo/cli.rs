@@ -204,7 +204,7 @@ pub struct VersusArgs {
     #[arg(long, default_value_t = 500, value_parser = at_least_one::<u64>)]
     pub games: u64,
     /// Ticks after which a game is a draw.
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_ticks: u32,
     /// Garbage a chain sends: the paper's attack formula 6.1, or the Tsu score / 70.
     #[arg(long, value_enum, default_value_t = GarbageRule::Paper)]

@@ -22,12 +22,14 @@ pub fn bundled() -> Vec<LayoutFile> {
     files
 }
 
-/// A bundled layout by name, or a layout file by path.
+/// A bundled layout by name, or a layout file by path. A name that is no file may also be
+/// spelt with hyphens or capitals (`mini-turtle`), as the other commands' names are.
 pub fn load(name_or_file: &str) -> anyhow::Result<Arc<Layout>> {
-    if let Some(file) = bundled().into_iter().find(|f| f.name == name_or_file) {
+    let path = Path::new(name_or_file);
+    let named = |f: &LayoutFile| f.name == name_or_file || (!path.exists() && f.name == loose_name(name_or_file));
+    if let Some(file) = bundled().into_iter().find(named) {
         return Ok(Arc::new(Layout::from_file(&file).map_err(anyhow::Error::msg)?));
     }
-    let path = Path::new(name_or_file);
     if !path.exists() {
         let names: Vec<String> = bundled().into_iter().map(|f| f.name).collect();
         bail!("unknown layout '{name_or_file}': not a file and not one of {}", names.join(", "));
@@ -40,6 +42,11 @@ pub fn load(name_or_file: &str) -> anyhow::Result<Arc<Layout>> {
     let read = kmahjongg::read(name_or_file, &text)?;
     read.warnings.iter().for_each(|w| eprintln!("warning: {w}"));
     Ok(Arc::new(read.layout))
+}
+
+/// A layout name as the bundled files spell it: lower case, `_` between words.
+fn loose_name(name: &str) -> String {
+    name.to_lowercase().replace('-', "_")
 }
 
 /// The tuned weights of a layout, or the defaults when it has no preset.
@@ -57,4 +64,19 @@ pub fn read_weights(path: &Path) -> anyhow::Result<Weights> {
     let text = read_user_file(path)?;
     let file: WeightsFile = parse_ron(&shown, &text).with_context(|| format!("{shown} is not a weight preset"))?;
     Ok(file.weights)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bundled_name_may_be_spelt_with_hyphens_or_capitals() {
+        for spelling in ["mini_turtle", "mini-turtle", "Mini-Turtle"] {
+            let layout = load(spelling).unwrap_or_else(|e| panic!("{spelling}: {e}"));
+            assert_eq!(layout.name, "mini_turtle", "{spelling}");
+        }
+        let err = load("mini-turtles").unwrap_err().to_string();
+        assert!(err.starts_with("unknown layout 'mini-turtles'"), "{err}");
+    }
 }
