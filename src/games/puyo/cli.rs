@@ -283,6 +283,9 @@ fn run_or_trace<E: Traced>(exp: &E, trace: &TraceArgs, batch: &BatchOptions) -> 
     };
     check_trace_index(index, exp.games())?;
     let mut text = format!("index {index} of seed {}\n", batch.seed);
+    if let Some(note) = exp.trace_note(index) {
+        text += &format!("{note}\n");
+    }
     let record = exp.play_traced(batch.seed, index, &mut |m| text += &describe_move(m));
     text += &format!("\n{}\n", serde_json::to_string(&record)?);
     print_text(&text)

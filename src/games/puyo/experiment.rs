@@ -12,7 +12,7 @@ use super::ai::template_search::best_template;
 use super::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi, fires_chain};
 use super::rules::{Chain, Field, GarbageRule, Outcome, Pair, Placement, Versus, pair_sequence};
 use crate::lab::rng::{GameRng, sub_rng};
-use crate::lab::runner::{Experiment, MergeFn, merge};
+use crate::lab::runner::{Experiment, MergeFn, merge, value_name};
 use crate::lab::stats::{HeadToHead, mean, mean_ci95, median};
 
 /// Streams of a game's randomness.
@@ -76,6 +76,11 @@ impl<'a> TracedMove<'a> {
 pub trait Traced: Experiment {
     /// Game `index` of `seed`, showing every move to `trace`.
     fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> Self::Record;
+
+    /// What a reader of game `index`'s trace needs to know beyond the seed, if anything.
+    fn trace_note(&self, _index: u64) -> Option<String> {
+        None
+    }
 }
 
 /// E1: moves until the template player's best template scores >= the completion threshold.
@@ -511,6 +516,13 @@ impl VersusExp {
 }
 
 impl Traced for VersusExp {
+    fn trace_note(&self, index: u64) -> Option<String> {
+        let [p1, p2] = [self.p1, self.p2].map(value_name);
+        (self.player_at(index) == [1, 0]).then(|| {
+            format!("--alternate-seats: in this odd game player 1 ({p1}) plays board 2 and player 2 ({p2}) board 1")
+        })
+    }
+
     fn play_traced(&self, seed: u64, index: u64, trace: &mut dyn FnMut(&TracedMove)) -> VersusRecord {
         let player_at = self.player_at(index);
         let kinds = [self.p1, self.p2];
@@ -621,6 +633,11 @@ mod tests {
         assert_eq!(m["p1_first_attack_links"], json!((4.0 + 4.0 + 2.0) / 3.0));
         assert_eq!(m["p2_first_attack_move"], json!((20.0 + 20.0 + 30.0 + 15.0) / 4.0));
         assert_eq!((&m["p1_template_share"], &m["p2_template_share"]), (&json!(0.0), &json!(20.0 / 160.0)));
+        assert_eq!(exp.trace_note(1), None);
+        let alternating = VersusExp { alternate_seats: true, ..exp };
+        assert_eq!(alternating.trace_note(0), None);
+        let note = alternating.trace_note(1).expect("an odd game swaps the boards");
+        assert!(note.contains("player 1 (potential) plays board 2 and player 2 (combined) board 1"), "{note}");
     }
 
     #[test]
