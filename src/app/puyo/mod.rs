@@ -72,6 +72,19 @@ impl Seat {
             Seat::Ai(AiKind::Asobi) => "asobi",
         }
     }
+
+    /// The seat's name under its board: a combined player with asobi's extension, reading or
+    /// threat switch is not the paper's.
+    fn title(self, params: &AiParams) -> &'static str {
+        let papers = AiParams::default();
+        let combined_as_designed = params.extension == papers.extension
+            && params.combined_potential == papers.combined_potential
+            && params.threat_switch.is_none();
+        match self {
+            Seat::Ai(AiKind::Combined) if !combined_as_designed => "combined (asobi's options)",
+            _ => self.label(),
+        }
+    }
 }
 
 /// What a new game is made from; edited in the panel.
@@ -591,7 +604,7 @@ fn draw_board(commands: &mut Commands, assets: &PuyoAssets, game: &PuyoGame, i: 
         16.0 * scale.max(0.6),
         Color::srgb(0.85, 0.86, 0.9),
     );
-    let title = format!("board {} - {}", i + 1, game.settings.seats[i].label());
+    let title = format!("board {} - {}", i + 1, game.settings.seats[i].title(&game.settings.params[i]));
     spawn_text(
         commands,
         BoardPiece,
@@ -756,7 +769,7 @@ fn playback_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
 
 fn seats_status_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     for i in 0..game.sides() {
-        ui.label(format!("board {} ({})", i + 1, game.settings.seats[i].label()));
+        ui.label(format!("board {} ({})", i + 1, game.settings.seats[i].title(&game.settings.params[i])));
         if game.settings.seats[i] != Seat::Human {
             game.jobs[i].status_ui(ui);
         }
@@ -841,6 +854,8 @@ mod tests {
             game.outcome.is_some() || screen.len() >= 60
         });
         let game = world.resource::<PuyoGame>();
+        let titles = [0, 1].map(|i| game.settings.seats[i].title(&game.settings.params[i]));
+        assert_eq!(titles, ["potential maximization", "combined (asobi's options)"]);
         let Some((_, line)) = command_lines(game) else { panic!("two AIs in versus have a trace line") };
         assert_eq!(game.replay.line(&line), (line.as_str(), None), "the panel's line is the one the moves followed");
         assert!(line.contains("--p1-options") && line.contains("--p2-options"), "{line}");
