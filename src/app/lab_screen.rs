@@ -1,5 +1,6 @@
 //! The Lab screen: pick one of the experiments the game plugins register, set its size and
-//! seed, run it in the background with a progress bar, then read the result table and plots.
+//! seed, or give a command line (a screen panel's "run in the Lab" button fills one in), run it
+//! in the background with a progress bar, then read the result table and plots.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -11,7 +12,7 @@ use egui_plot::{Bar, BarChart, GridMark, Plot as EguiPlot, PlotPoint, Points, Te
 
 use super::panel::{PickedGame, command_lines_ui, side_panel};
 use super::{DemoMode, Screen};
-use crate::lab::runner::{Experiment, Shard, SharedProgress, result_json, run_records};
+use crate::lab::runner::{BatchOptions, Experiment, Shard, SharedProgress, result_json, run_records};
 
 /// What a finished Lab run shows: the command line's JSON result and some plots.
 pub struct LabOutcome {
@@ -178,10 +179,91 @@ pub fn register_lab_experiments(app: &mut App, entries: Vec<LabEntry>) {
     app.world_mut().get_resource_or_init::<LabCatalog>().0.extend(entries);
 }
 
-/// A run in flight: which catalog entry, its progress counters and the thread that returns
-/// its outcome.
+/// A run ready to start on the Lab's background thread.
+pub type LabJob = Box<dyn FnOnce(&SharedProgress) -> anyhow::Result<Option<LabOutcome>> + Send>;
+
+/// How the Lab runs a command line of one game (`asobi GAME SUBCOMMAND ...`); a game plugin
+/// registers one with [`register_lab_command`].
+pub struct LabCommand {
+    /// The game's word on the command line (`puyo`).
+    pub game: &'static str,
+    /// The subcommands the Lab runs, for its hint (`build, endless, versus`).
+    pub subcommands: &'static str,
+    /// Reads the words after `asobi GAME` into a run, or says why the Lab cannot run them.
+    pub job: fn(words: &[String]) -> anyhow::Result<LabJob>,
+}
+
+/// The command lines the Lab runs, as the game plugins registered them.
+#[derive(Resource, Default)]
+pub struct LabCommands(pub Vec<LabCommand>);
+
+/// Lets the Lab run command lines of a game.
+pub fn register_lab_command(app: &mut App, command: LabCommand) {
+    app.world_mut().get_resource_or_init::<LabCommands>().0.push(command);
+}
+
+/// What a game's [`LabCommand`] reads: the subcommand and options after `asobi GAME`.
+pub fn parse_words<C: clap::Subcommand>(words: &[String]) -> anyhow::Result<C> {
+    crate::lab::runner::parse_subcommand(words).map_err(anyhow::Error::msg)
+}
+
+/// The Lab's run of `exp` (built from a command line) from `seed`, shown by `outcome`.
+pub fn job<E: Send + 'static>(
+    exp: E,
+    seed: u64,
+    outcome: fn(&E, u64, &SharedProgress) -> anyhow::Result<Option<LabOutcome>>,
+) -> LabJob {
+    Box::new(move |progress| outcome(&exp, seed, progress))
+}
+
+/// The seed of a batch command line the Lab can run: it runs whole batches, not one game
+/// (`--trace`) or a shard; `--threads` and the output options change nothing there.
+pub fn whole_batch(batch: &BatchOptions, trace: Option<u64>) -> anyhow::Result<u64> {
+    anyhow::ensure!(
+        trace.is_none(),
+        "--trace plays one game in a terminal; the Lab runs the whole batch and lists its games to watch"
+    );
+    anyhow::ensure!(batch.shard.is_none(), "--shard runs part of a batch for `asobi merge`; the Lab runs all of it");
+    Ok(batch.seed)
+}
+
+/// The run of `line` (`asobi GAME SUBCOMMAND ...`, split as a POSIX shell splits it).
+pub fn command_line_job(commands: &[LabCommand], line: &str) -> anyhow::Result<LabJob> {
+    let words = shlex::split(line).ok_or_else(|| anyhow::anyhow!("unbalanced quotes in the command line"))?;
+    let words = words.strip_prefix(&["asobi".to_string()]).unwrap_or(&words);
+    let known = || commands.iter().map(|c| format!("{} {}", c.game, c.subcommands)).collect::<Vec<_>>().join("; ");
+    let Some((game, rest)) = words.split_first() else {
+        anyhow::bail!("no command line: the Lab runs asobi {}", known())
+    };
+    let Some(command) = commands.iter().find(|c| c.game == game) else {
+        anyhow::bail!("the Lab runs asobi {}; run `asobi {game} ...` in a terminal", known())
+    };
+    (command.job)(rest)
+}
+
+/// Asks the Lab to run `line` (a screen panel's "run in the Lab" button). The line waits in
+/// egui's memory until [`take_lab_request`] takes it and opens the Lab.
+pub fn request_lab_run(ctx: &egui::Context, line: &str) {
+    ctx.data_mut(|data| data.insert_temp(lab_request_id(), line.to_string()));
+}
+
+fn lab_request_id() -> egui::Id {
+    egui::Id::new("asobi-lab-request")
+}
+
+/// What the Lab's form has picked: a catalog entry or a command line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Pick {
+    Entry(usize),
+    CommandLine,
+}
+
+/// A run in flight: what it is, its progress counters and the thread that returns its outcome.
 struct RunningLab {
-    entry: usize,
+    /// "Puyo Puyo: endless: ..." or the command line.
+    title: String,
+    /// What its progress counts ("games", "trials").
+    size_label: &'static str,
     progress: Arc<SharedProgress>,
     handle: JoinHandle<anyhow::Result<Option<LabOutcome>>>,
 }
@@ -189,16 +271,18 @@ struct RunningLab {
 /// The Lab's form and the run in flight or finished.
 #[derive(Resource)]
 struct LabState {
-    selected: usize,
+    selected: Option<Pick>,
     size: u64,
     seed: u64,
+    /// The command line of [`Pick::CommandLine`].
+    line: String,
     running: Option<RunningLab>,
     outcome: Option<Result<LabOutcome, String>>,
 }
 
 impl Default for LabState {
     fn default() -> Self {
-        LabState { selected: usize::MAX, size: 0, seed: 1, running: None, outcome: None }
+        LabState { selected: None, size: 0, seed: 1, line: String::new(), running: None, outcome: None }
     }
 }
 
@@ -208,10 +292,11 @@ pub struct LabPlugin;
 impl Plugin for LabPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<LabCatalog>()
+            .init_resource::<LabCommands>()
             .init_resource::<LabState>()
             .add_systems(OnEnter(Screen::Lab), start_demo_run)
             .add_systems(Update, collect_finished_run.run_if(in_state(Screen::Lab)))
-            .add_systems(EguiPrimaryContextPass, lab_ui.run_if(in_state(Screen::Lab)));
+            .add_systems(EguiPrimaryContextPass, (take_lab_request, lab_ui.run_if(in_state(Screen::Lab))).chain());
         app.world_mut().resource_mut::<super::BuiltScreens>().0.push(Screen::Lab);
     }
 }
@@ -224,22 +309,60 @@ fn start_demo_run(demo: Res<DemoMode>, catalog: Res<LabCatalog>, mut state: ResM
     }
     if let Some(entry) = catalog.0.first() {
         select(&mut state, 0, entry);
-        start_run(&mut state, 0, entry);
+        start_run(&mut state, entry);
     }
 }
 
 fn select(state: &mut LabState, index: usize, entry: &LabEntry) {
-    state.selected = index;
+    state.selected = Some(Pick::Entry(index));
     state.size = entry.default_size;
 }
 
-/// Starts `entry` (catalog index `index`) in the background with the form's size and seed.
-fn start_run(state: &mut LabState, index: usize, entry: &LabEntry) {
+/// Starts `entry` in the background with the form's size and seed.
+fn start_run(state: &mut LabState, entry: &LabEntry) {
+    let (run, size, seed) = (entry.run, state.size, state.seed);
+    let title = format!("{}: {}", entry.game.title(), entry.name);
+    start_job(state, title, entry.size_label, Box::new(move |progress| run(size, seed, progress)));
+}
+
+/// Starts the form's command line in the background, or shows why it cannot run.
+fn start_command_line(state: &mut LabState, commands: &[LabCommand]) {
+    match command_line_job(commands, &state.line) {
+        Ok(job) => start_job(state, state.line.trim().to_string(), "games", job),
+        Err(e) => state.outcome = Some(Err(format!("{e:#}"))),
+    }
+}
+
+fn start_job(state: &mut LabState, title: String, size_label: &'static str, job: LabJob) {
     let progress = Arc::new(SharedProgress::default());
-    let (run, size, seed, shared) = (entry.run, state.size, state.seed, progress.clone());
-    let handle = std::thread::spawn(move || run(size, seed, &shared));
-    state.running = Some(RunningLab { entry: index, progress, handle });
+    let shared = progress.clone();
+    let handle = std::thread::spawn(move || job(&shared));
+    state.running = Some(RunningLab { title, size_label, progress, handle });
     state.outcome = None;
+}
+
+/// A screen's "run in the Lab": the Lab opens on the command line and runs it (unless a run
+/// is in flight, which the user may cancel first).
+fn take_lab_request(
+    mut contexts: EguiContexts,
+    commands: Res<LabCommands>,
+    mut state: ResMut<LabState>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some(line) = ctx.data_mut(|data| data.remove_temp::<String>(lab_request_id())) else { return Ok(()) };
+    open_command_line(&mut state, &commands.0, line);
+    next.set(Screen::Lab);
+    Ok(())
+}
+
+/// The form on `line`, running it unless a run is in flight.
+fn open_command_line(state: &mut LabState, commands: &[LabCommand], line: String) {
+    state.selected = Some(Pick::CommandLine);
+    state.line = line;
+    if state.running.is_none() {
+        start_command_line(state, commands);
+    }
 }
 
 fn collect_finished_run(mut state: ResMut<LabState>) {
@@ -259,24 +382,24 @@ fn lab_ui(
     mut contexts: EguiContexts,
     mut commands: Commands,
     catalog: Res<LabCatalog>,
+    lines: Res<LabCommands>,
     mut state: ResMut<LabState>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let state = &mut *state;
-    let mut root = side_panel(ctx, Screen::Lab, &mut next, |ui| experiment_form(ui, &catalog.0, state));
+    let mut root = side_panel(ctx, Screen::Lab, &mut next, |ui| experiment_form(ui, &catalog.0, &lines.0, state));
     let mut picked = None;
     egui::CentralPanel::default().show(&mut root, |ui| match &state.outcome {
         None if catalog.0.is_empty() => {
             ui.label("No experiments yet: the game screens that register them are not built.");
         }
-        None => match state.running.as_ref().and_then(|run| Some((run, catalog.0.get(run.entry)?))) {
-            Some((run, entry)) => {
-                let (_, counts) = progress_text(&run.progress, entry.size_label);
+        None => match &state.running {
+            Some(run) => {
+                let (_, counts) = progress_text(&run.progress, run.size_label);
                 ui.label(format!(
-                    "Running {}: {}, {counts}. The result and its plots appear here when it ends.",
-                    entry.game.title(),
-                    entry.name
+                    "Running {}, {counts}. The result and its plots appear here when it ends.",
+                    run.title
                 ));
             }
             None => {
@@ -295,14 +418,43 @@ fn lab_ui(
     Ok(())
 }
 
-fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState) {
+fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], lines: &[LabCommand], state: &mut LabState) {
     for (i, entry) in catalog.iter().enumerate() {
-        if ui.radio(state.selected == i, format!("{}: {}", entry.game.title(), entry.name)).clicked() {
+        if ui.radio(state.selected == Some(Pick::Entry(i)), format!("{}: {}", entry.game.title(), entry.name)).clicked()
+        {
             select(state, i, entry);
         }
     }
-    let Some(entry) = catalog.get(state.selected) else { return };
+    if ui.radio(state.selected == Some(Pick::CommandLine), "A command line of your own").clicked() {
+        state.selected = Some(Pick::CommandLine);
+    }
     ui.separator();
+    let run_clicked = match state.selected {
+        None => return,
+        Some(Pick::Entry(i)) => {
+            let Some(entry) = catalog.get(i) else { return };
+            entry_form(ui, entry, state)
+        }
+        Some(Pick::CommandLine) => command_line_form(ui, lines, state),
+    };
+    match &state.running {
+        Some(run) => {
+            let (fraction, counts) = progress_text(&run.progress, run.size_label);
+            ui.add(egui::ProgressBar::new(fraction).text(counts));
+            if ui.button("Cancel").clicked() {
+                run.progress.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        None if run_clicked => match state.selected {
+            Some(Pick::Entry(i)) => start_run(state, &catalog[i]),
+            _ => start_command_line(state, lines),
+        },
+        None => {}
+    }
+}
+
+/// A catalog entry's size and seed, its command lines and the Run button (whether clicked).
+fn entry_form(ui: &mut egui::Ui, entry: &LabEntry, state: &mut LabState) -> bool {
     ui.horizontal(|ui| {
         ui.label(entry.size_label);
         ui.add(egui::DragValue::new(&mut state.size).range(1..=1_000_000));
@@ -312,21 +464,17 @@ fn experiment_form(ui: &mut egui::Ui, catalog: &[LabEntry], state: &mut LabState
         ui.add(egui::DragValue::new(&mut state.seed));
     });
     command_lines_ui(ui, "the same run from the command line", &entry.command_lines(state.size, state.seed));
-    match &state.running {
-        Some(run) => {
-            let size_label = catalog.get(run.entry).map_or("", |running| running.size_label);
-            let (fraction, counts) = progress_text(&run.progress, size_label);
-            ui.add(egui::ProgressBar::new(fraction).text(counts));
-            if ui.button("Cancel").clicked() {
-                run.progress.cancel.store(true, Ordering::Relaxed);
-            }
-        }
-        None => {
-            if ui.button("Run").clicked() {
-                start_run(state, state.selected, entry);
-            }
-        }
+    state.running.is_none() && ui.button("Run").clicked()
+}
+
+/// The command line to run, what the Lab runs, and the Run button (whether clicked).
+fn command_line_form(ui: &mut egui::Ui, lines: &[LabCommand], state: &mut LabState) -> bool {
+    ui.label("a batch command line, as a screen's panel shows it (its \"run in the Lab\" button fills it in):");
+    ui.add(egui::TextEdit::multiline(&mut state.line).code_editor().desired_rows(4).desired_width(f32::INFINITY));
+    for command in lines {
+        ui.small(format!("asobi {} {}", command.game, command.subcommands));
     }
+    state.running.is_none() && ui.add_enabled(!state.line.trim().is_empty(), egui::Button::new("Run")).clicked()
 }
 
 /// A run's share done and its counts ("12/100 trials"), or "starting" until the experiment
@@ -547,7 +695,7 @@ mod tests {
             world.run_system_once(collect_finished_run).expect("system runs");
         }
         let state = world.resource::<LabState>();
-        assert_eq!(state.selected, 0);
+        assert_eq!(state.selected, Some(Pick::Entry(0)));
         let outcome = state.outcome.as_ref().expect("checked above").as_ref().expect("the run succeeds");
         assert_eq!(outcome.result, serde_json::json!({ "size": 7, "seed": 1 }));
     }
@@ -564,7 +712,55 @@ mod tests {
         let mut world = world(false);
         world.run_system_once(start_demo_run).expect("system runs");
         let state = world.resource::<LabState>();
-        assert!(state.running.is_none() && state.selected == usize::MAX);
+        assert!(state.running.is_none() && state.selected.is_none());
+    }
+
+    fn echo_words(words: &[String]) -> anyhow::Result<LabJob> {
+        anyhow::ensure!(words.first().is_some_and(|w| w == "run"), "echo runs only `run`");
+        let words = words.to_vec();
+        Ok(Box::new(move |_| {
+            let result = serde_json::json!(words);
+            Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots: Vec::new() }))
+        }))
+    }
+
+    /// A command line reaches its game's runner as a shell splits it, with or without `asobi`;
+    /// a line the Lab cannot run says why.
+    #[test]
+    fn a_command_line_runs_through_its_games_runner() {
+        let echo = [LabCommand { game: "echo", subcommands: "run", job: echo_words }];
+        let outcome = |line: &str| {
+            let job = command_line_job(&echo, line).map_err(|e| e.to_string())?;
+            Ok::<_, String>(job(&SharedProgress::default()).unwrap().unwrap().result)
+        };
+        assert_eq!(
+            outcome("asobi echo run --p1-options '--depth 2'"),
+            Ok(serde_json::json!(["run", "--p1-options", "--depth 2"]))
+        );
+        assert_eq!(outcome("  echo run  "), Ok(serde_json::json!(["run"])));
+        assert_eq!(outcome("asobi echo walk"), Err("echo runs only `run`".to_string()));
+        let unknown = outcome("asobi puyo versus").unwrap_err();
+        assert!(unknown.contains("the Lab runs asobi echo run") && unknown.contains("`asobi puyo ...`"), "{unknown}");
+        assert!(outcome("asobi").unwrap_err().starts_with("no command line"));
+        assert!(outcome("asobi echo run 'open").unwrap_err().contains("unbalanced quotes"));
+    }
+
+    /// A screen's "run in the Lab" puts the form on the line and runs it; while a run is in
+    /// flight it only fills the form in.
+    #[test]
+    fn a_requested_line_fills_the_form_and_runs() {
+        let echo = [LabCommand { game: "echo", subcommands: "run", job: echo_words }];
+        let mut state = LabState::default();
+        open_command_line(&mut state, &echo, "asobi echo run now".into());
+        assert_eq!((state.selected, state.line.as_str()), (Some(Pick::CommandLine), "asobi echo run now"));
+        let run = state.running.take().expect("the line runs at once");
+        let outcome = run.handle.join().unwrap().unwrap().expect("not cancelled");
+        assert_eq!(outcome.result, serde_json::json!(["run", "now"]));
+        assert_eq!(run.title, "asobi echo run now");
+        open_command_line(&mut state, &echo, "asobi echo run again".into());
+        open_command_line(&mut state, &echo, "asobi echo run later".into());
+        assert_eq!(state.line, "asobi echo run later", "the form holds the last line asked for");
+        assert_eq!(state.running.take().unwrap().title, "asobi echo run again", "the run in flight is kept");
     }
 
     #[test]

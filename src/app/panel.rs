@@ -8,6 +8,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::Screen;
+use super::lab_screen::request_lab_run;
 
 /// Window background behind boards.
 pub const BACKGROUND: Color = Color::srgb(0.09, 0.10, 0.13);
@@ -219,6 +220,21 @@ pub fn command_lines_ui(ui: &mut egui::Ui, label: &str, lines: &[String]) {
     for line in lines {
         ui.add(egui::Label::new(egui::RichText::new(line).monospace()).wrap());
     }
+}
+
+/// A batch command line under a label, with buttons that copy it and that run it in the Lab:
+/// what a panel shows so that the settings tried here can be measured over many games.
+pub fn batch_line_ui(ui: &mut egui::Ui, label: &str, line: &str) {
+    ui.label(label);
+    ui.add(egui::Label::new(egui::RichText::new(line).monospace()).wrap());
+    ui.horizontal(|ui| {
+        if ui.small_button("copy").clicked() {
+            ui.ctx().copy_text(line.to_string());
+        }
+        if ui.small_button("run in the Lab").on_hover_text("the Lab opens and runs this line").clicked() {
+            request_lab_run(ui.ctx(), line);
+        }
+    });
 }
 
 /// The settings of a screen (`S`) that deal a game of a Lab run: the Lab inserts it when a

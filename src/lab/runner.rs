@@ -137,23 +137,36 @@ impl CommandLine {
     }
 }
 
-/// A game's subcommands, parsed alone (for tests of the command lines panels show).
-#[cfg(test)]
+/// A game's subcommands, parsed alone (the Lab's command lines, and tests of the lines panels
+/// show).
 #[derive(clap::Parser)]
+#[command(name = "asobi")]
 struct GameCommandLine<C: clap::Subcommand> {
     #[command(subcommand)]
     command: C,
+}
+
+/// Parses a game's subcommand and its options (`words` as after `asobi GAME`, the subcommand
+/// first); the error is clap's first line, without its "error: ".
+pub fn parse_subcommand<C: clap::Subcommand>(words: &[String]) -> Result<C, String> {
+    use clap::Parser;
+    let words = std::iter::once("asobi").chain(words.iter().map(String::as_str));
+    GameCommandLine::<C>::try_parse_from(words).map(|line| line.command).map_err(|e| clap_message(&e))
+}
+
+/// A clap error as one line: its first, without the "error: " clap starts it with.
+pub fn clap_message(e: &clap::Error) -> String {
+    let message = e.to_string();
+    message.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string()
 }
 
 /// Parses `asobi GAME ...` (split into words as a POSIX shell would) into that game's
 /// subcommand.
 #[cfg(test)]
 pub fn parse_game_command<C: clap::Subcommand>(line: &str, game: &str) -> C {
-    use clap::Parser;
-    let mut words = shlex::split(line).unwrap_or_else(|| panic!("{line}: unbalanced quotes"));
+    let words = shlex::split(line).unwrap_or_else(|| panic!("{line}: unbalanced quotes"));
     assert_eq!(words.get(1).map(String::as_str), Some(game), "{line}: not asobi {game}");
-    words.remove(1);
-    GameCommandLine::<C>::try_parse_from(words).unwrap_or_else(|e| panic!("{line}: {e}")).command
+    parse_subcommand(&words[2..]).unwrap_or_else(|e| panic!("{line}: {e}"))
 }
 
 /// Value parser for counts that must be positive (games, trials, deals, plays, n, depth...):

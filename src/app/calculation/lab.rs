@@ -2,33 +2,43 @@
 
 use super::{Settings, default_settings};
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, games_to_watch};
+use crate::app::lab_screen::{
+    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, games_to_watch, job, parse_words, whole_batch,
+};
 use crate::games::calculation::ai::PlannerParams;
+use crate::games::calculation::cli::{Command, play};
 use crate::games::calculation::experiment::{Play, PlayRecord};
 use crate::lab::runner::{Shard, SharedProgress, result_json, run_records};
 use crate::lab::stats::wilson95;
 
-/// Success rate with 3 and 4 stacks, lookahead 0 and 1, one bar per configuration (in the
-/// order of the entry's commands).
-fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+/// One configuration's run: its success-rate bar, its deals to watch and its JSON result;
+/// `None` when cancelled.
+type ConfigRun = (Bar, LabPlot, serde_json::Value);
+
+/// A bar of a rates plot: label, rate and 95% interval.
+type Bar = (String, f64, [f64; 2]);
+
+/// Runs `exp` from `seed` as one configuration of a rates plot.
+fn run_config(exp: &Play, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<ConfigRun>> {
+    let Some(games) = run_records(exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
+    let wins = games.records.iter().filter(|r| r.won).count() as u64;
+    let n = games.records.len() as u64;
+    let rate = if n == 0 { 0.0 } else { wins as f64 / n as f64 };
+    let bar = (format!("S={} la={}", exp.stacks, exp.player.lookahead), rate, wilson95(wins, n));
+    Ok(Some((bar, deals_to_watch(exp, seed, &games.records), result_json(exp, seed, Shard::WHOLE, &games))))
+}
+
+/// The runs of `exps`, one after the other: a success-rate bar each, their deals to watch, and
+/// each configuration's rate, interval and time as the result.
+fn run_configs(exps: &[Play], seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
     use std::sync::atomic::Ordering;
-    let configs: Vec<(usize, u8)> = vec![(3, 0), (3, 1), (4, 0), (4, 1)];
-    progress.total.store(size * configs.len() as u64, Ordering::Relaxed);
+    progress.total.store(exps.iter().map(|e| e.deals).sum(), Ordering::Relaxed);
     let (mut results, mut bars, mut picks) = (Vec::new(), Vec::new(), Vec::new());
-    for (stacks, lookahead) in configs {
-        let exp = Play {
-            stacks,
-            deals: size,
-            player: PlannerParams { plans: 20, lookahead, ..PlannerParams::default() },
-            oracle: None,
-        };
-        let Some(games) = run_records(&exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
-        let wins = games.records.iter().filter(|r| r.won).count() as u64;
-        let n = games.records.len() as u64;
-        let rate = if n == 0 { 0.0 } else { wins as f64 / n as f64 };
-        bars.push((format!("S={stacks} la={lookahead}"), rate, wilson95(wins, n)));
-        picks.push(deals_to_watch(&exp, seed, &games.records));
-        results.push(result_json(&exp, seed, Shard::WHOLE, &games));
+    for exp in exps {
+        let Some((bar, pick, result)) = run_config(exp, seed, progress)? else { return Ok(None) };
+        bars.push(bar);
+        picks.push(pick);
+        results.push(result);
     }
     let mut summary = serde_json::Map::new();
     for ((name, rate, ci), r) in bars.iter().zip(&results) {
@@ -37,13 +47,40 @@ fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<
             serde_json::json!({"success_rate": rate, "ci95": ci, "ms_per_deal": r["ms_per_deal"]}),
         );
     }
+    let plans: Vec<String> = exps.iter().map(|e| e.player.plans.to_string()).collect();
+    let title = format!("success rate by configuration (L = {})", plans.join(", "));
     Ok(Some(LabOutcome {
         result: serde_json::Value::Object(summary),
-        plots: std::iter::once(LabPlot::Rates { title: "success rate by configuration (L = 20)".into(), bars })
-            .chain(picks)
-            .collect(),
+        plots: std::iter::once(LabPlot::Rates { title, bars }).chain(picks).collect(),
         parts: results,
     }))
+}
+
+/// Success rate with 3 and 4 stacks, lookahead 0 and 1, one bar per configuration (in the
+/// order of the entry's commands).
+fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    let configs = [(3, 0), (3, 1), (4, 0), (4, 1)].map(|(stacks, lookahead)| Play {
+        stacks,
+        deals: size,
+        player: PlannerParams { plans: 20, lookahead, ..PlannerParams::default() },
+        oracle: None,
+    });
+    run_configs(&configs, seed, progress)
+}
+
+/// How the Lab runs `asobi calc play` lines.
+pub fn lab_command() -> LabCommand {
+    LabCommand { game: "calc", subcommands: "play", job: command_job }
+}
+
+/// The run of the words after `asobi calc`.
+fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
+    match parse_words(words)? {
+        Command::Play(a) => {
+            Ok(job([play(&a)?], whole_batch(&a.batch, None)?, |exps, seed, progress| run_configs(exps, seed, progress)))
+        }
+        _ => anyhow::bail!("the Lab runs calc play; run oracle and log in a terminal"),
+    }
 }
 
 /// The deals of a run by outcome, each played by the run's planner on the Calculation screen

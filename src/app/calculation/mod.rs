@@ -14,10 +14,11 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use self::draw::{BoardPiece, animate_cards, redraw_board};
-pub use self::lab::lab_entries;
+pub use self::lab::{lab_command, lab_entries};
 use super::ai_task::AiJob;
+use super::lab_screen::register_lab_command;
 use super::panel::{
-    PickedGame, ReplayCheck, command_lines_ui, deal_on_entry, despawn_pieces, panel_has_keyboard, panel_has_pointer,
+    PickedGame, ReplayCheck, batch_line_ui, deal_on_entry, despawn_pieces, panel_has_keyboard, panel_has_pointer,
     side_panel,
 };
 use super::{DemoMode, Screen, register_game_screen};
@@ -39,6 +40,7 @@ impl Plugin for CalculationPlugin {
             )
             .add_systems(EguiPrimaryContextPass, calc_panel.run_if(in_state(Screen::Calculation)));
         register_game_screen(app, Screen::Calculation, lab_entries());
+        register_lab_command(app, lab_command());
     }
 }
 
@@ -485,7 +487,7 @@ fn planner_ui(ui: &mut egui::Ui, game: &mut CalcGame) {
         game.pending = None;
     }
     let [many, this] = command_lines(game);
-    command_lines_ui(ui, "many deals from the command line", &[many]);
+    batch_line_ui(ui, "many deals from the command line", &many);
     game.replay.ui(ui, "this deal's game log, as the paper prints one", &this);
     ui.label(format!("plans kept: {}", game.planner.plan_count()));
     ui.horizontal(|ui| {

@@ -2,11 +2,28 @@
 
 use super::{Seat, Settings, default_settings};
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabPlot, games_to_watch, run_for_lab};
+use crate::app::lab_screen::{
+    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, games_to_watch, job, parse_words, run_for_lab, whole_batch,
+};
 use crate::games::labyrinth::ai::BotKind;
+use crate::games::labyrinth::cli::{Command, tournament};
 use crate::games::labyrinth::experiment::{GameRecord, Match};
 use crate::games::labyrinth::level::Params;
+use crate::lab::runner::SharedProgress;
 use crate::lab::stats::wilson95;
+
+/// How the Lab runs `asobi labyrinth match` lines.
+pub fn lab_command() -> LabCommand {
+    LabCommand { game: "labyrinth", subcommands: "match", job: command_job }
+}
+
+/// The run of the words after `asobi labyrinth`.
+fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
+    match parse_words(words)? {
+        Command::Match(a) => Ok(job(tournament(&a)?, whole_batch(&a.batch, a.trace)?, tournament_outcome)),
+        _ => anyhow::bail!("the Lab runs labyrinth match; run params in a terminal"),
+    }
+}
 
 /// The Labyrinth experiments of the Lab screen.
 pub fn lab_entries() -> Vec<LabEntry> {
@@ -50,6 +67,11 @@ pub fn lab_entries() -> Vec<LabEntry> {
             },
         },
     ]
+}
+
+/// A tournament: each seat's win rate, and its games to watch.
+fn tournament_outcome(exp: &Match, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    run_for_lab(exp, seed, progress, |records| tournament_plots(exp, seed, records))
 }
 
 /// Each seat's win rate, and the games by winner to watch on the Labyrinth screen.

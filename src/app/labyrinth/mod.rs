@@ -15,10 +15,11 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use self::draw::{LabPiece, redraw, spawn_assets};
-pub use self::lab::lab_entries;
+pub use self::lab::{lab_command, lab_entries};
 use super::ai_task::AiJob;
+use super::lab_screen::register_lab_command;
 use super::panel::{
-    PickedGame, PresetRequest, ReplayCheck, command_lines_ui, deal_on_entry, despawn_pieces, panel_has_keyboard,
+    PickedGame, PresetRequest, ReplayCheck, batch_line_ui, deal_on_entry, despawn_pieces, panel_has_keyboard,
     panel_has_pointer, preset_row, side_panel,
 };
 use super::{DemoMode, Screen, register_game_screen};
@@ -48,6 +49,7 @@ impl Plugin for LabyrinthPlugin {
             .add_systems(Update, (human_input, advance_game, redraw).chain().run_if(in_state(Screen::Labyrinth)))
             .add_systems(EguiPrimaryContextPass, labyrinth_panel.run_if(in_state(Screen::Labyrinth)));
         register_game_screen(app, Screen::Labyrinth, lab_entries());
+        register_lab_command(app, lab_command());
     }
 }
 
@@ -603,7 +605,7 @@ fn params_file_ui(ui: &mut egui::Ui, game: &mut LabyrinthGame) {
 fn command_line_ui(ui: &mut egui::Ui, game: &LabyrinthGame) {
     match command_lines(game) {
         Ok([many, this]) => {
-            command_lines_ui(ui, "many games from the command line", &[many]);
+            batch_line_ui(ui, "many games from the command line", &many);
             game.replay.ui(ui, "this game from its start, turn by turn", &this);
         }
         Err(why) => {

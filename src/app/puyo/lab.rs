@@ -4,11 +4,14 @@ use std::sync::atomic::Ordering;
 
 use super::{Seat, Settings, default_settings};
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, games_to_watch, run_for_lab};
+use crate::app::lab_screen::{
+    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, games_to_watch, job, parse_words, run_for_lab, whole_batch,
+};
 use crate::games::puyo::ai::{AiKind, AiParams, CombinedPotential};
+use crate::games::puyo::cli::{self, Command};
 use crate::games::puyo::experiment::{Build, BuildRecord, Endless, EndlessRecord, VersusExp, VersusRecord};
 use crate::games::puyo::rules::{GarbageRule, Outcome};
-use crate::lab::runner::{Shard, SharedProgress, result_json, run_records};
+use crate::lab::runner::{Shard, SharedProgress, result_json, run_records, value_name};
 use crate::lab::stats::HeadToHead;
 
 /// The versus players of the ladder, strongest first by the README's 500-game runs: asobi's,
@@ -161,6 +164,60 @@ fn run_ladder(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result
     }))
 }
 
+/// A template build run: the moves each completed trial took, and its trials to watch.
+fn build_outcome(exp: &Build, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    run_for_lab(exp, seed, progress, |records| {
+        let moves = records.iter().filter(|r| r.completed).map(|r| r.moves as f64).collect();
+        vec![
+            LabPlot::Histogram { title: "moves to completion".into(), values: moves },
+            trials_to_watch(exp, seed, records),
+        ]
+    })
+}
+
+/// An endless run: the chain each game fired, and its games to watch.
+fn endless_outcome(exp: &Endless, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    run_for_lab(exp, seed, progress, |records| {
+        let chains = records.iter().map(|r| r.chain as f64).collect();
+        vec![
+            LabPlot::Histogram { title: "chain length".into(), values: chains },
+            endless_games_to_watch(exp, seed, records),
+        ]
+    })
+}
+
+/// A versus run: player 1's win rate, and the games to watch by winner.
+fn versus_outcome(exp: &VersusExp, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    let [p1, p2] = [exp.p1, exp.p2].map(value_name);
+    // Two players of one kind (two settings of it) are told apart by their seat.
+    let names = if p1 == p2 { [format!("player 1 ({p1})"), format!("player 2 ({p2})")] } else { [p1, p2] };
+    run_for_lab(exp, seed, progress, |records| {
+        let h = head_to_head(records);
+        vec![
+            LabPlot::Rates {
+                title: format!("{} win rate vs {}", names[0], names[1]),
+                bars: vec![(names[0].clone(), h.win_rate, h.ci95)],
+            },
+            versus_games_to_watch(exp, seed, [&names[0], &names[1]], records),
+        ]
+    })
+}
+
+/// How the Lab runs `asobi puyo build|endless|versus` lines.
+pub fn lab_command() -> LabCommand {
+    LabCommand { game: "puyo", subcommands: "build | endless | versus", job: command_job }
+}
+
+/// The run of the words after `asobi puyo`.
+fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
+    Ok(match parse_words(words)? {
+        Command::Build(a) => job(cli::build(&a)?, whole_batch(&a.batch, a.trace.trace)?, build_outcome),
+        Command::Endless(a) => job(cli::endless(&a)?, whole_batch(&a.batch, a.trace.trace)?, endless_outcome),
+        Command::Versus(a) => job(cli::versus(&a)?, whole_batch(&a.batch, a.trace.trace)?, versus_outcome),
+        Command::Templates(_) => anyhow::bail!("puyo templates writes template files: run it in a terminal"),
+    })
+}
+
 /// The Puyo experiments of the Lab screen.
 pub fn lab_entries() -> Vec<LabEntry> {
     vec![
@@ -174,13 +231,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
             ],
             run: |size, seed, progress| {
                 let exp = Build { params: AiParams::default(), trials: size, max_moves: 100, colors: 4 };
-                run_for_lab(&exp, seed, progress, |records| {
-                    let moves = records.iter().filter(|r| r.completed).map(|r| r.moves as f64).collect();
-                    vec![
-                        LabPlot::Histogram { title: "moves to completion".into(), values: moves },
-                        trials_to_watch(&exp, seed, records),
-                    ]
-                })
+                build_outcome(&exp, seed, progress)
             },
         },
         LabEntry {
@@ -198,13 +249,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                     colors: 4,
                     hindsight: false,
                 };
-                run_for_lab(&exp, seed, progress, |records| {
-                    let chains = records.iter().map(|r| r.chain as f64).collect();
-                    vec![
-                        LabPlot::Histogram { title: "chain length".into(), values: chains },
-                        endless_games_to_watch(&exp, seed, records),
-                    ]
-                })
+                endless_outcome(&exp, seed, progress)
             },
         },
         LabEntry {
@@ -225,16 +270,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                     colors: 4,
                     alternate_seats: false,
                 };
-                run_for_lab(&exp, seed, progress, |records| {
-                    let h = head_to_head(records);
-                    vec![
-                        LabPlot::Rates {
-                            title: "asobi win rate vs combined".into(),
-                            bars: vec![("asobi".into(), h.win_rate, h.ci95)],
-                        },
-                        versus_games_to_watch(&exp, seed, ["asobi", "combined"], records),
-                    ]
-                })
+                versus_outcome(&exp, seed, progress)
             },
         },
         LabEntry {

@@ -12,10 +12,11 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use self::ai_panel::{TemplateEditor, template_ui};
-pub use self::lab::lab_entries;
+pub use self::lab::{lab_command, lab_entries};
 use super::ai_task::AiJob;
+use super::lab_screen::register_lab_command;
 use super::panel::{
-    BoardArea, PickedGame, ReplayCheck, clear_for_redraw, command_lines_ui, deal_on_entry, despawn_pieces,
+    BoardArea, PickedGame, ReplayCheck, batch_line_ui, clear_for_redraw, deal_on_entry, despawn_pieces,
     panel_has_keyboard, side_panel, spawn_text,
 };
 use super::puyo_board::{Frame, PairKeys, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
@@ -44,6 +45,7 @@ impl Plugin for PuyoPlugin {
             )
             .add_systems(EguiPrimaryContextPass, puyo_panel.run_if(in_state(Screen::Puyo)));
         register_game_screen(app, Screen::Puyo, lab_entries());
+        register_lab_command(app, lab_command());
     }
 }
 
@@ -786,7 +788,7 @@ fn command_line_ui(ui: &mut egui::Ui, game: &PuyoGame) {
         ui.small("an AI on every board: the command line that measures them over many games shows here");
         return;
     };
-    command_lines_ui(ui, "many games from the command line", &[many]);
+    batch_line_ui(ui, "many games from the command line", &many);
     let this_game = match game.settings.versus {
         true => "this game from its start, move by move",
         false => "this game up to its first chain, move by move",

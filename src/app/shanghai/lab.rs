@@ -6,12 +6,17 @@ use bevy::prelude::*;
 
 use super::PickedInstance;
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabPlot, Opener, ScatterPlot, games_to_watch, run_for_lab};
+use crate::app::lab_screen::{
+    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, Opener, ScatterPlot, games_to_watch, job, parse_words,
+    run_for_lab, whole_batch,
+};
 use crate::games::shanghai::ai::PlayerParams;
-use crate::games::shanghai::catalog::{load, weights_for};
+use crate::games::shanghai::catalog::{bundled, load, weights_for};
+use crate::games::shanghai::cli::{Command, eval_experiment};
 use crate::games::shanghai::experiment::{Deals, Eval, EvalRecord, Generate, HIGH_FROM, LOW_BELOW, OnLayout};
 use crate::games::shanghai::generator::DealSource;
 use crate::games::shanghai::layout::Layout;
+use crate::lab::runner::SharedProgress;
 use crate::lab::stats::wilson95;
 
 /// Mini turtle layout for the Lab; the bundled layouts always load.
@@ -35,16 +40,66 @@ fn eval_one_play(layout: &Arc<Layout>, n: u32, depth: u32, instances: u64) -> Ev
     }
 }
 
-/// The deals of an eval run (one play each) by outcome; a deal picked is dealt on the Shanghai
-/// screen and played by the run's `player` with the run's random draws.
-fn deals_to_watch(layout: &str, player: &PlayerParams, seed: u64, records: &[EvalRecord]) -> LabPlot {
-    let with = |solved: bool| -> Vec<usize> {
-        records.iter().enumerate().filter(|(_, r)| r.solved == solved).map(|(i, _)| i).collect()
+/// The deals of an eval run by outcome, when the screen can deal them (generator deals of a
+/// bundled layout); a deal picked is dealt on the Shanghai screen and played by the run's
+/// player, with the run's random draws when it played each deal once.
+fn deals_to_watch(exp: &Eval, seed: u64, records: &[EvalRecord]) -> Option<LabPlot> {
+    let layout = exp.layout.layout().name.clone();
+    let dealable =
+        matches!(exp.deals, Deals::Source(DealSource::Generator)) && bundled().iter().any(|f| f.name == layout);
+    if !dealable {
+        return None;
+    }
+    // Game i of the run is play i % plays of deal i / plays.
+    let plays = exp.plays as usize;
+    let solved_plays: Vec<usize> = records.chunks(plays).map(|deal| deal.iter().filter(|r| r.solved).count()).collect();
+    let with = |keep: &dyn Fn(usize) -> bool| -> Vec<usize> {
+        solved_plays.iter().enumerate().filter(|(_, n)| keep(**n)).map(|(i, _)| i).collect()
     };
-    let groups = vec![("unsolved".to_string(), with(false)), ("solved".to_string(), with(true))];
-    let (layout, player) = (layout.to_string(), *player);
+    let (groups, title) = match plays {
+        1 => (
+            vec![("unsolved".to_string(), with(&|n| n == 0)), ("solved".to_string(), with(&|n| n == 1))],
+            "watch the player on a deal".to_string(),
+        ),
+        _ => (
+            vec![
+                ("solved in no play".to_string(), with(&|n| n == 0)),
+                ("in some plays".to_string(), with(&|n| n > 0 && n < plays)),
+                ("in every play".to_string(), with(&|n| n == plays)),
+            ],
+            format!("watch the player on a deal (a play of its own: the run played each deal {plays} times)"),
+        ),
+    };
+    let player = exp.player;
     let deal = move |index| PickedInstance { layout: layout.clone(), seed, index, player: Some(player) };
-    games_to_watch("watch the player on a deal".into(), groups, Screen::Shanghai, deal)
+    Some(games_to_watch(title, groups, Screen::Shanghai, deal))
+}
+
+/// An eval run: the solve rate, and its deals to watch.
+fn eval_outcome(exp: &Eval, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    run_for_lab(exp, seed, progress, |records| {
+        let solved = records.iter().filter(|r| r.solved).count() as u64;
+        let n = records.len() as u64;
+        let label = format!("n={} D={}", exp.player.n, exp.player.depth);
+        let rate = LabPlot::Rates {
+            title: "solve rate".into(),
+            bars: vec![(label, solved as f64 / n.max(1) as f64, wilson95(solved, n))],
+        };
+        std::iter::once(rate).chain(deals_to_watch(exp, seed, records)).collect()
+    })
+}
+
+/// How the Lab runs `asobi shanghai eval` lines.
+pub fn lab_command() -> LabCommand {
+    LabCommand { game: "shanghai", subcommands: "eval", job: command_job }
+}
+
+/// The run of the words after `asobi shanghai`.
+fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
+    match parse_words(words)? {
+        Command::Eval(a) => Ok(job(eval_experiment(&a)?, whole_batch(&a.batch, a.trace)?, eval_outcome)),
+        _ => anyhow::bail!("the Lab runs shanghai eval (and its generate entry); run the others in a terminal"),
+    }
 }
 
 /// The Shanghai experiments of the Lab screen.
@@ -58,21 +113,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
             commands: &[
                 "asobi shanghai eval --layout mini_turtle --instances {size} --plays 1 --n 4 --depth 2 --seed {seed}",
             ],
-            run: |size, seed, progress| {
-                let layout = lab_layout()?;
-                let exp = eval_one_play(&layout, 4, 2, size);
-                run_for_lab(&exp, seed, progress, |records| {
-                    let solved = records.iter().filter(|r| r.solved).count() as u64;
-                    let n = records.len() as u64;
-                    vec![
-                        LabPlot::Rates {
-                            title: "solve rate (generator deals)".into(),
-                            bars: vec![("n=4 D=2".into(), solved as f64 / n.max(1) as f64, wilson95(solved, n))],
-                        },
-                        deals_to_watch(&layout.name, &exp.player, seed, records),
-                    ]
-                })
-            },
+            run: |size, seed, progress| eval_outcome(&eval_one_play(&lab_layout()?, 4, 2, size), seed, progress),
         },
         LabEntry {
             game: Screen::Shanghai,
@@ -130,7 +171,7 @@ mod tests {
         let exp = eval_one_play(&layout, 2, 1, 30);
         let player = exp.player;
         let records: Vec<EvalRecord> = (0..exp.instances).map(|i| exp.play(4, i)).collect();
-        let plot = deals_to_watch(&layout.name, &player, 4, &records);
+        let plot = deals_to_watch(&exp, 4, &records).expect("generator deals of a bundled layout");
         for solved in [false, true] {
             let index = records.iter().position(|r| r.solved == solved).expect("seed 4 has both among 30");
             let picked: PickedInstance = picked_settings(&plot, index);

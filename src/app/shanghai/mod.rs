@@ -15,10 +15,11 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use self::draw::{Fading, Geometry, TilePiece, animate_fades, face_name, redraw_board};
-pub use self::lab::lab_entries;
+pub use self::lab::{lab_command, lab_entries};
 use super::ai_task::AiJob;
+use super::lab_screen::register_lab_command;
 use super::panel::{
-    BoardArea, PickedGame, PresetRequest, ReplayCheck, command_lines_ui, deal_on_entry, despawn_pieces,
+    BoardArea, PickedGame, PresetRequest, ReplayCheck, batch_line_ui, deal_on_entry, despawn_pieces,
     panel_has_keyboard, panel_has_pointer, path_row, preset_row, side_panel,
 };
 use super::{DemoMode, Screen, register_game_screen};
@@ -51,6 +52,7 @@ impl Plugin for ShanghaiPlugin {
             )
             .add_systems(EguiPrimaryContextPass, shanghai_panel.run_if(in_state(Screen::Shanghai)));
         register_game_screen(app, Screen::Shanghai, lab_entries());
+        register_lab_command(app, lab_command());
     }
 }
 
@@ -673,7 +675,7 @@ fn params_ui(ui: &mut egui::Ui, game: &mut ShanghaiGame) {
 fn command_line_ui(ui: &mut egui::Ui, game: &ShanghaiGame) {
     match command_lines(game) {
         Some([many, this]) => {
-            command_lines_ui(ui, "many deals from the command line", &[many]);
+            batch_line_ui(ui, "many deals from the command line", &many);
             game.replay.ui(ui, "this deal, decision by decision", &this);
         }
         None => {

@@ -134,7 +134,7 @@ pub struct LogArgs {
     pub output: OutputOptions,
 }
 
-fn play(a: &PlayArgs) -> anyhow::Result<Play> {
+pub(crate) fn play(a: &PlayArgs) -> anyhow::Result<Play> {
     Ok(Play {
         stacks: player_stacks(a.stacks)?,
         deals: a.deals,

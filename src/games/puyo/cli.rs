@@ -16,8 +16,8 @@ use super::generate::{Style, turn_back_relabelings, variants};
 use super::level::TemplateFile;
 use super::rules::GarbageRule;
 use crate::lab::runner::{
-    BatchGame, BatchOptions, CommandLine, at_least_one, check_trace_index, number_in, print_text, run_cli, value_name,
-    write_atomic,
+    BatchGame, BatchOptions, CommandLine, at_least_one, check_trace_index, clap_message, number_in, print_text,
+    run_cli, value_name, write_atomic,
 };
 
 /// The `asobi puyo` subcommands.
@@ -340,16 +340,17 @@ fn ai_params(rules: &TemplateArgs, players: &[AiKind]) -> anyhow::Result<AiParam
 /// Runs one subcommand.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
-        Command::Build(a) => {
-            let params = ai_params(&a.rules, &[AiKind::Template])?;
-            let exp = Build { params, trials: a.trials, max_moves: a.max_moves, colors: a.rules.colors as usize };
-            run_or_trace(&exp, &a.trace, &a.batch)?;
-        }
+        Command::Build(a) => run_or_trace(&build(&a)?, &a.trace, &a.batch)?,
         Command::Endless(a) => run_or_trace(&endless(&a)?, &a.trace, &a.batch)?,
         Command::Versus(a) => run_or_trace(&versus(&a)?, &a.trace, &a.batch)?,
         Command::Templates(a) => templates(&a)?,
     }
     Ok(())
+}
+
+pub(crate) fn build(a: &BuildArgs) -> anyhow::Result<Build> {
+    let params = ai_params(&a.rules, &[AiKind::Template])?;
+    Ok(Build { params, trials: a.trials, max_moves: a.max_moves, colors: a.rules.colors as usize })
 }
 
 pub(crate) fn endless(a: &EndlessArgs) -> anyhow::Result<Endless> {
@@ -391,11 +392,7 @@ pub(crate) fn versus(a: &VersusArgs) -> anyhow::Result<VersusExp> {
 /// The parameters of a versus seat whose `player` has its own options (`own`, the value of
 /// `--{option}`): the shared options (`shared`, written out as options) followed by its own.
 fn seat_params(shared: &AiParams, player: AiKind, own: &str, option: &str) -> anyhow::Result<AiParams> {
-    let in_option = |e: clap::Error| {
-        let message = e.to_string();
-        let first = message.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-        anyhow::anyhow!("--{option} '{own}': {first}")
-    };
+    let in_option = |e: clap::Error| anyhow::anyhow!("--{option} '{own}': {}", clap_message(&e));
     let own_words = shlex::split(own).ok_or_else(|| anyhow::anyhow!("--{option} '{own}': unbalanced quotes"))?;
     let given = SeatArgs::command().try_get_matches_from(&own_words).map_err(in_option)?;
     if given.value_source("colors") == Some(ValueSource::CommandLine) {
