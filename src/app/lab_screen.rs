@@ -216,6 +216,16 @@ pub fn job<E: Send + 'static>(
     Box::new(move |progress| outcome(&exp, seed, progress))
 }
 
+/// A command line that writes a file (`--out`) is one for a terminal: the Lab shows its result
+/// and writes nothing.
+pub fn no_output_file(out: &Option<std::path::PathBuf>) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        out.is_none(),
+        "--out writes a file: the Lab writes none, so drop it or run the line in a terminal"
+    );
+    Ok(())
+}
+
 /// The seed of a batch command line the Lab can run: it runs whole batches, not one game
 /// (`--trace`) or a shard; `--threads` and the output options change nothing there.
 pub fn whole_batch(batch: &BatchOptions, trace: Option<u64>) -> anyhow::Result<u64> {

@@ -60,7 +60,13 @@ fn shanghai_lab_runs_are_their_command_lines() {
 #[test]
 fn a_command_line_in_the_lab_is_the_command_lines_run() {
     use asobi::app::lab_screen::{LabPlot, command_line_job};
-    let commands = [puyo::lab_command(), calculation::lab_command(), labyrinth::lab_command(), shanghai::lab_command()];
+    let commands = [
+        puyo::lab_command(),
+        nazo::lab_command(),
+        calculation::lab_command(),
+        labyrinth::lab_command(),
+        shanghai::lab_command(),
+    ];
     let lines = [
         "asobi puyo build --templates stairs8 --depth 1 --trials 3 --seed 2",
         "asobi puyo endless --ai potential --games 2 --seed 2",
@@ -68,6 +74,8 @@ fn a_command_line_in_the_lab_is_the_command_lines_run() {
         "asobi calc play --stacks 3 --deals 3 --plans 20 --seed 2",
         "asobi labyrinth match --players asobi,random --games 2 --seed 2",
         "asobi shanghai eval --layout mini-turtle --instances 2 --plays 2 --n 2 --depth 1 --seed 2",
+        "asobi shanghai generate --layout mini_turtle --count 2 --weak 1x1 --strong 2x1 --plays 2 --seed 2",
+        "asobi nazo generate --moves 2 --chain 3 --count 2 --seed 2",
     ];
     for line in lines {
         let job = command_line_job(&commands, line).unwrap_or_else(|e| panic!("{line}: {e}"));
@@ -81,7 +89,12 @@ fn a_command_line_in_the_lab_is_the_command_lines_run() {
         untimed(&mut printed);
         untimed(&mut shown);
         assert_eq!(shown, printed, "the Lab's run differs from `{line}`");
-        assert!(outcome.plots.iter().any(|p| matches!(p, LabPlot::Picks(_))), "{line}: games to watch");
+        let opens = |p: &LabPlot| match p {
+            LabPlot::Picks(_) => true,
+            LabPlot::Scatter(map) => map.opener.is_some(),
+            _ => false,
+        };
+        assert!(outcome.plots.iter().any(opens), "{line}: games to watch");
     }
 }
 
@@ -95,8 +108,9 @@ fn a_command_line_the_lab_cannot_run_says_why() {
         ("asobi shanghai eval --shard 0/2", "--shard runs part of a batch"),
         ("asobi puyo versus --p1 nobody --p2 asobi", "invalid value 'nobody' for '--p1 <P1>'"),
         ("asobi puyo templates --style stairs", "run it in a terminal"),
-        ("asobi shanghai oracle --deals 3", "the Lab runs shanghai eval"),
-        ("asobi nazo solve x", "the Lab runs asobi puyo build | endless | versus; shanghai eval"),
+        ("asobi shanghai oracle --deals 3", "the Lab runs shanghai eval and generate"),
+        ("asobi shanghai generate --count 2 --out x.ron", "--out writes a file"),
+        ("asobi calc play --deals 2", "the Lab runs asobi puyo build | endless | versus; shanghai eval | generate"),
         ("asobi puyo versus --p1 asobi --p2 asobi --p1-options '--depth", "unbalanced quotes"),
     ];
     for (line, why) in refused {

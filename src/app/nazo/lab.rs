@@ -2,10 +2,31 @@
 
 use super::PickedPuzzle;
 use crate::app::Screen;
-use crate::app::lab_screen::{LabEntry, LabOutcome, LabPlot, games_to_watch, run_for_lab};
+use crate::app::lab_screen::{
+    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, games_to_watch, job, no_output_file, parse_words, run_for_lab,
+    whole_batch,
+};
+use crate::games::nazo::cli::{Command, gen_params};
 use crate::games::nazo::experiment::{GenerateExperiment, GenerateRecord};
 use crate::games::nazo::generator::{GenParams, Method, Target};
 use crate::lab::runner::SharedProgress;
+
+/// How the Lab runs `asobi nazo generate` lines.
+pub fn lab_command() -> LabCommand {
+    LabCommand { game: "nazo", subcommands: "generate", job: command_job }
+}
+
+/// The run of the words after `asobi nazo`.
+fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
+    match parse_words(words)? {
+        Command::Generate(a) => {
+            no_output_file(&a.out)?;
+            let exp = GenerateExperiment { params: gen_params(&a)?, count: a.count };
+            Ok(job(exp, whole_batch(&a.batch, None)?, generate_outcome))
+        }
+        _ => anyhow::bail!("the Lab runs nazo generate; solve a puzzle on the Nazo Puyo screen or in a terminal"),
+    }
+}
 
 /// The generation experiment (paper §7) for the Lab: 2 moves, 3-chain, unique solution, type 5,
 /// by the paper's filter and by asobi's direct construction.
@@ -34,8 +55,16 @@ pub fn lab_entries() -> Vec<LabEntry> {
 
 fn lab_generate(method: Method, size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
     let params = GenParams { moves: 2, chain: 3, target: Target::Five, method, ..GenParams::default() };
-    let exp = GenerateExperiment { params, count: size };
-    run_for_lab(&exp, seed, progress, |records| {
+    generate_outcome(&GenerateExperiment { params, count: size }, seed, progress)
+}
+
+/// A generate run: the candidates each puzzle took and its time, and its puzzles to play.
+fn generate_outcome(
+    exp: &GenerateExperiment,
+    seed: u64,
+    progress: &SharedProgress,
+) -> anyhow::Result<Option<LabOutcome>> {
+    run_for_lab(exp, seed, progress, |records| {
         let accepted: Vec<_> = records.iter().filter(|r| r.pon2.is_some()).collect();
         vec![
             LabPlot::Histogram {

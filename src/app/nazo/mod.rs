@@ -14,9 +14,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use self::draw::{BoardPiece, redraw_board};
-pub use self::lab::lab_entries;
+pub use self::lab::{lab_command, lab_entries};
 use super::ai_task::AiJob;
-use super::panel::{PickedGame, command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel};
+use super::lab_screen::register_lab_command;
+use super::panel::{PickedGame, batch_line_ui, command_lines_ui, despawn_pieces, panel_has_keyboard, side_panel};
 use super::puyo::spawn_meshes;
 use super::puyo_board::{Frame, PairKeys, animate_cells, move_frames};
 use super::{DemoMode, Screen, register_game_screen};
@@ -45,6 +46,7 @@ impl Plugin for NazoPlugin {
             )
             .add_systems(EguiPrimaryContextPass, nazo_panel.run_if(in_state(Screen::Nazo)));
         register_game_screen(app, Screen::Nazo, lab_entries());
+        register_lab_command(app, lab_command());
     }
 }
 
@@ -637,7 +639,7 @@ fn generator_ui(ui: &mut egui::Ui, game: &mut NazoGame) {
         }
     });
     game.gen_job.status_ui(ui);
-    command_lines_ui(ui, "this seed's puzzles from the command line", &[generator_command(game)]);
+    batch_line_ui(ui, "this seed's puzzles from the command line", &generator_command(game));
 }
 
 /// The command line that makes this seed's puzzles: at least 100, and every number generated

@@ -7,12 +7,12 @@ use bevy::prelude::*;
 use super::PickedInstance;
 use crate::app::Screen;
 use crate::app::lab_screen::{
-    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, Opener, ScatterPlot, games_to_watch, job, parse_words,
-    run_for_lab, whole_batch,
+    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, Opener, ScatterPlot, games_to_watch, job, no_output_file,
+    parse_words, run_for_lab, whole_batch,
 };
 use crate::games::shanghai::ai::PlayerParams;
 use crate::games::shanghai::catalog::{bundled, load, weights_for};
-use crate::games::shanghai::cli::{Command, eval_experiment};
+use crate::games::shanghai::cli::{Command, eval_experiment, generate_experiment};
 use crate::games::shanghai::experiment::{Deals, Eval, EvalRecord, Generate, HIGH_FROM, LOW_BELOW, OnLayout};
 use crate::games::shanghai::generator::DealSource;
 use crate::games::shanghai::layout::Layout;
@@ -89,16 +89,41 @@ fn eval_outcome(exp: &Eval, seed: u64, progress: &SharedProgress) -> anyhow::Res
     })
 }
 
-/// How the Lab runs `asobi shanghai eval` lines.
+/// A generate run: the weak and the strong player's solve rate of each instance, the skill
+/// instances marked; a click on an instance of a bundled layout opens it for you to play.
+fn generate_outcome(exp: &Generate, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    let name = exp.layout.layout().name.clone();
+    let opener = bundled().iter().any(|f| f.name == name).then(|| {
+        let deal = move |index| PickedInstance { layout: name.clone(), seed, index, player: None };
+        Opener::dealing(Screen::Shanghai, deal)
+    });
+    run_for_lab(exp, seed, progress, |records| {
+        vec![LabPlot::Scatter(ScatterPlot {
+            title: "instances".into(),
+            x_label: "weak solve rate".into(),
+            y_label: "strong solve rate".into(),
+            points: records.iter().map(|r| [r.weak_rate, r.strong_rate]).collect(),
+            marked: records.iter().map(|r| exp.is_skill(r)).collect(),
+            marked_label: "skill instances (play one)".into(),
+            opener,
+        })]
+    })
+}
+
+/// How the Lab runs `asobi shanghai eval` and `generate` lines.
 pub fn lab_command() -> LabCommand {
-    LabCommand { game: "shanghai", subcommands: "eval", job: command_job }
+    LabCommand { game: "shanghai", subcommands: "eval | generate", job: command_job }
 }
 
 /// The run of the words after `asobi shanghai`.
 fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
     match parse_words(words)? {
         Command::Eval(a) => Ok(job(eval_experiment(&a)?, whole_batch(&a.batch, a.trace)?, eval_outcome)),
-        _ => anyhow::bail!("the Lab runs shanghai eval (and its generate entry); run the others in a terminal"),
+        Command::Generate(a) => {
+            no_output_file(&a.out)?;
+            Ok(job(generate_experiment(&a)?, whole_batch(&a.batch, None)?, generate_outcome))
+        }
+        _ => anyhow::bail!("the Lab runs shanghai eval and generate; run the others in a terminal"),
     }
 }
 
@@ -137,19 +162,7 @@ pub fn lab_entries() -> Vec<LabEntry> {
                     weak_max: LOW_BELOW,
                     strong_min: HIGH_FROM,
                 };
-                run_for_lab(&exp, seed, progress, |records| {
-                    let name = layout.name.clone();
-                    let deal = move |index| PickedInstance { layout: name.clone(), seed, index, player: None };
-                    vec![LabPlot::Scatter(ScatterPlot {
-                        title: "instances".into(),
-                        x_label: "weak solve rate".into(),
-                        y_label: "strong solve rate".into(),
-                        points: records.iter().map(|r| [r.weak_rate, r.strong_rate]).collect(),
-                        marked: records.iter().map(|r| exp.is_skill(r)).collect(),
-                        marked_label: "skill instances (play one)".into(),
-                        opener: Some(Opener::dealing(Screen::Shanghai, deal)),
-                    })]
-                })
+                generate_outcome(&exp, seed, progress)
             },
         },
     ]

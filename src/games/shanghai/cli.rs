@@ -507,7 +507,7 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
 }
 
 /// The experiment `generate` runs: both players get the weights and extension settings.
-fn generate_experiment(a: &GenerateArgs) -> anyhow::Result<Generate> {
+pub(crate) fn generate_experiment(a: &GenerateArgs) -> anyhow::Result<Generate> {
     let layout = dealable(&a.layout)?;
     let weights = player_weights(&layout, &a.weights)?;
     Ok(Generate {
