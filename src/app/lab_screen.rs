@@ -179,8 +179,13 @@ pub fn register_lab_experiments(app: &mut App, entries: Vec<LabEntry>) {
     app.world_mut().get_resource_or_init::<LabCatalog>().0.extend(entries);
 }
 
-/// A run ready to start on the Lab's background thread.
-pub type LabJob = Box<dyn FnOnce(&SharedProgress) -> anyhow::Result<Option<LabOutcome>> + Send>;
+/// A command line's run, ready to start on the Lab's background thread.
+pub struct LabJob {
+    /// What its progress counts ("games", "trials", "deals").
+    pub size_label: &'static str,
+    /// The run.
+    pub run: RunFn,
+}
 
 /// How the Lab runs a command line of one game (`asobi GAME SUBCOMMAND ...`); a game plugin
 /// registers one with [`register_lab_command`].
@@ -207,13 +212,15 @@ pub fn parse_words<C: clap::Subcommand>(words: &[String]) -> anyhow::Result<C> {
     crate::lab::runner::parse_subcommand(words).map_err(anyhow::Error::msg)
 }
 
-/// The Lab's run of `exp` (built from a command line) from `seed`, shown by `outcome`.
+/// The Lab's run of `exp` (built from a command line) from `seed`, shown by `outcome`; its
+/// progress counts `size_label`.
 pub fn job<E: Send + 'static>(
     exp: E,
     seed: u64,
+    size_label: &'static str,
     outcome: fn(&E, u64, &SharedProgress) -> anyhow::Result<Option<LabOutcome>>,
 ) -> LabJob {
-    Box::new(move |progress| outcome(&exp, seed, progress))
+    LabJob { size_label, run: Box::new(move |progress| outcome(&exp, seed, progress)) }
 }
 
 /// A command line that writes a file (`--out`) is one for a terminal: the Lab shows its result
@@ -338,12 +345,15 @@ fn start_run(state: &mut LabState, entry: &LabEntry) {
 /// Starts the form's command line in the background, or shows why it cannot run.
 fn start_command_line(state: &mut LabState, commands: &[LabCommand]) {
     match command_line_job(commands, &state.line) {
-        Ok(job) => start_job(state, state.line.trim().to_string(), "games", job),
+        Ok(job) => start_job(state, state.line.trim().to_string(), job.size_label, job.run),
         Err(e) => state.outcome = Some(Err(format!("{e:#}"))),
     }
 }
 
-fn start_job(state: &mut LabState, title: String, size_label: &'static str, job: LabJob) {
+/// A run on the Lab's background thread.
+pub type RunFn = Box<dyn FnOnce(&SharedProgress) -> anyhow::Result<Option<LabOutcome>> + Send>;
+
+fn start_job(state: &mut LabState, title: String, size_label: &'static str, job: RunFn) {
     let progress = Arc::new(SharedProgress::default());
     let shared = progress.clone();
     let handle = std::thread::spawn(move || job(&shared));
@@ -728,10 +738,11 @@ mod tests {
     fn echo_words(words: &[String]) -> anyhow::Result<LabJob> {
         anyhow::ensure!(words.first().is_some_and(|w| w == "run"), "echo runs only `run`");
         let words = words.to_vec();
-        Ok(Box::new(move |_| {
+        let run: RunFn = Box::new(move |_| {
             let result = serde_json::json!(words);
             Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots: Vec::new() }))
-        }))
+        });
+        Ok(LabJob { size_label: "echoes", run })
     }
 
     /// A command line reaches its game's runner as a shell splits it, with or without `asobi`;
@@ -741,7 +752,7 @@ mod tests {
         let echo = [LabCommand { game: "echo", subcommands: "run", job: echo_words }];
         let outcome = |line: &str| {
             let job = command_line_job(&echo, line).map_err(|e| e.to_string())?;
-            Ok::<_, String>(job(&SharedProgress::default()).unwrap().unwrap().result)
+            Ok::<_, String>((job.run)(&SharedProgress::default()).unwrap().unwrap().result)
         };
         assert_eq!(
             outcome("asobi echo run --p1-options '--depth 2'"),
@@ -766,7 +777,7 @@ mod tests {
         let run = state.running.take().expect("the line runs at once");
         let outcome = run.handle.join().unwrap().unwrap().expect("not cancelled");
         assert_eq!(outcome.result, serde_json::json!(["run", "now"]));
-        assert_eq!(run.title, "asobi echo run now");
+        assert_eq!((run.title.as_str(), run.size_label), ("asobi echo run now", "echoes"));
         open_command_line(&mut state, &echo, "asobi echo run again".into());
         open_command_line(&mut state, &echo, "asobi echo run later".into());
         assert_eq!(state.line, "asobi echo run later", "the form holds the last line asked for");

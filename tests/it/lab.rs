@@ -79,7 +79,7 @@ fn a_command_line_in_the_lab_is_the_command_lines_run() {
     ];
     for line in lines {
         let job = command_line_job(&commands, line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let outcome = job(&SharedProgress::default()).unwrap().expect("not cancelled");
+        let outcome = (job.run)(&SharedProgress::default()).unwrap().expect("not cancelled");
         let words = shlex::split(line).expect("a command splits into words");
         let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
         let out = asobi(&[args.as_slice(), &["--json", "--quiet"]].concat());

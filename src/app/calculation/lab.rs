@@ -76,9 +76,9 @@ pub fn lab_command() -> LabCommand {
 /// The run of the words after `asobi calc`.
 fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
     match parse_words(words)? {
-        Command::Play(a) => {
-            Ok(job([play(&a)?], whole_batch(&a.batch, None)?, |exps, seed, progress| run_configs(exps, seed, progress)))
-        }
+        Command::Play(a) => Ok(job([play(&a)?], whole_batch(&a.batch, None)?, "deals", |exps, seed, progress| {
+            run_configs(exps, seed, progress)
+        })),
         _ => anyhow::bail!("the Lab runs calc play; run oracle and log in a terminal"),
     }
 }

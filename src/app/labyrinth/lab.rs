@@ -20,7 +20,7 @@ pub fn lab_command() -> LabCommand {
 /// The run of the words after `asobi labyrinth`.
 fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
     match parse_words(words)? {
-        Command::Match(a) => Ok(job(tournament(&a)?, whole_batch(&a.batch, a.trace)?, tournament_outcome)),
+        Command::Match(a) => Ok(job(tournament(&a)?, whole_batch(&a.batch, a.trace)?, "games", tournament_outcome)),
         _ => anyhow::bail!("the Lab runs labyrinth match; run params in a terminal"),
     }
 }

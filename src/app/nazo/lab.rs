@@ -22,7 +22,7 @@ fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
         Command::Generate(a) => {
             no_output_file(&a.out)?;
             let exp = GenerateExperiment { params: gen_params(&a)?, count: a.count };
-            Ok(job(exp, whole_batch(&a.batch, None)?, generate_outcome))
+            Ok(job(exp, whole_batch(&a.batch, None)?, "puzzles", generate_outcome))
         }
         _ => anyhow::bail!("the Lab runs nazo generate; solve a puzzle on the Nazo Puyo screen or in a terminal"),
     }

@@ -211,9 +211,9 @@ pub fn lab_command() -> LabCommand {
 /// The run of the words after `asobi puyo`.
 fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
     Ok(match parse_words(words)? {
-        Command::Build(a) => job(cli::build(&a)?, whole_batch(&a.batch, a.trace.trace)?, build_outcome),
-        Command::Endless(a) => job(cli::endless(&a)?, whole_batch(&a.batch, a.trace.trace)?, endless_outcome),
-        Command::Versus(a) => job(cli::versus(&a)?, whole_batch(&a.batch, a.trace.trace)?, versus_outcome),
+        Command::Build(a) => job(cli::build(&a)?, whole_batch(&a.batch, a.trace.trace)?, "trials", build_outcome),
+        Command::Endless(a) => job(cli::endless(&a)?, whole_batch(&a.batch, a.trace.trace)?, "games", endless_outcome),
+        Command::Versus(a) => job(cli::versus(&a)?, whole_batch(&a.batch, a.trace.trace)?, "games", versus_outcome),
         Command::Templates(_) => anyhow::bail!("puyo templates writes template files: run it in a terminal"),
     })
 }

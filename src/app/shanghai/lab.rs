@@ -118,10 +118,10 @@ pub fn lab_command() -> LabCommand {
 /// The run of the words after `asobi shanghai`.
 fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
     match parse_words(words)? {
-        Command::Eval(a) => Ok(job(eval_experiment(&a)?, whole_batch(&a.batch, a.trace)?, eval_outcome)),
+        Command::Eval(a) => Ok(job(eval_experiment(&a)?, whole_batch(&a.batch, a.trace)?, "games", eval_outcome)),
         Command::Generate(a) => {
             no_output_file(&a.out)?;
-            Ok(job(generate_experiment(&a)?, whole_batch(&a.batch, None)?, generate_outcome))
+            Ok(job(generate_experiment(&a)?, whole_batch(&a.batch, None)?, "instances", generate_outcome))
         }
         _ => anyhow::bail!("the Lab runs shanghai eval and generate; run the others in a terminal"),
     }
