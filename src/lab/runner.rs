@@ -46,6 +46,11 @@ impl Shard {
     pub fn contains(&self, game: u64) -> bool {
         game % self.count == self.index
     }
+
+    /// This shard's games of a batch of `games`, in index order.
+    pub fn games_of(&self, games: u64) -> impl Iterator<Item = u64> {
+        (self.index..games).step_by(usize::try_from(self.count).unwrap_or(usize::MAX))
+    }
 }
 
 impl std::str::FromStr for Shard {
@@ -280,6 +285,10 @@ impl<R> FromIterator<(u64, R)> for Games<R> {
     }
 }
 
+/// The most games one run (or one shard of a run) plays: its records are held in memory until
+/// it ends, so a larger batch is split with `--shard` and put together with `asobi merge`.
+pub const MAX_RUN_GAMES: u64 = 10_000_000;
+
 /// Plays the games of `shard` on `threads` workers; `None` if cancelled.
 pub fn run_records<E: Experiment>(
     exp: &E,
@@ -288,7 +297,12 @@ pub fn run_records<E: Experiment>(
     threads: Option<u64>,
     progress: &dyn ProgressSink,
 ) -> anyhow::Result<Option<Games<E::Record>>> {
-    let indices: Vec<u64> = (0..exp.games()).filter(|&i| shard.contains(i)).collect();
+    let games = exp.games();
+    anyhow::ensure!(
+        games.div_ceil(shard.count) <= MAX_RUN_GAMES,
+        "{games} games in one run: at most {MAX_RUN_GAMES} a run or a shard (split it with --shard I/N, then asobi merge)"
+    );
+    let indices: Vec<u64> = shard.games_of(games).collect();
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         builder = builder.num_threads(t as usize);
@@ -349,7 +363,7 @@ pub fn insert_records<R: Serialize>(result: &mut Value, games: &Games<R>) {
 /// (`--json`) or as aligned `key: value` lines.
 pub fn run_cli<E: Experiment>(exp: &E, opts: &BatchOptions) -> anyhow::Result<Value> {
     let shard = opts.shard.unwrap_or(Shard::WHOLE);
-    let total = (0..exp.games()).filter(|&i| shard.contains(i)).count() as u64;
+    let total = shard.games_of(exp.games()).take(MAX_RUN_GAMES as usize + 1).count() as u64;
     let bar = terminal_bar(total, E::NAME, opts.output.quiet);
     let records = run_records(exp, opts.seed, shard, opts.threads, &bar)?.expect("a terminal run is never cancelled");
     bar.finish_and_clear();
@@ -693,6 +707,35 @@ mod tests {
         let exp = Coin { games: 101 };
         let recs = run_records(&exp, 5, shard, Some(threads), &indicatif::ProgressBar::hidden()).unwrap().unwrap();
         result_json(&exp, 5, shard, &recs)
+    }
+
+    #[test]
+    fn a_shards_games_are_those_it_contains() {
+        for (games, count) in [(0, 1), (1, 1), (7, 3), (9, 3), (10, 4), (3, 5)] {
+            for index in 0..count {
+                let shard = Shard { index, count };
+                let listed: Vec<u64> = shard.games_of(games).collect();
+                assert_eq!(
+                    listed,
+                    (0..games).filter(|&i| shard.contains(i)).collect::<Vec<_>>(),
+                    "{shard:?} of {games}"
+                );
+            }
+        }
+    }
+
+    /// A batch too large to hold is refused before a game is played, in one run and per shard.
+    #[test]
+    fn a_batch_too_large_to_hold_is_refused() {
+        let bar = indicatif::ProgressBar::hidden();
+        let exp = Coin { games: 3 * MAX_RUN_GAMES };
+        let err = run_records(&exp, 1, Shard::WHOLE, None, &bar).expect_err("refused").to_string();
+        assert!(err.starts_with("30000000 games in one run") && err.contains("--shard"), "{err}");
+        let err = run_records(&exp, 1, Shard { index: 0, count: 2 }, None, &bar).expect_err("refused").to_string();
+        assert!(err.contains("at most 10000000 a run or a shard"), "{err}");
+        let exp = Coin { games: 3 * MAX_RUN_GAMES + 1 };
+        let ok = run_records(&exp, 1, Shard { index: 0, count: 4_000_000 }, None, &bar).unwrap().unwrap();
+        assert_eq!(ok.records.len(), 8, "indices 0, 4M, ..., 28M");
     }
 
     #[test]

@@ -276,7 +276,8 @@ impl Experiment for Eval {
     const NAME: &'static str = "shanghai.eval";
     type Record = EvalRecord;
     fn games(&self) -> u64 {
-        self.instances * self.plays
+        // Saturates, so that a batch too large for the runner is refused rather than wrapped.
+        self.instances.saturating_mul(self.plays)
     }
     fn play(&self, seed: u64, index: u64) -> EvalRecord {
         self.play_traced(seed, index, &mut |_| {})
