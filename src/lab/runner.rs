@@ -155,8 +155,16 @@ struct GameCommandLine<C: clap::Subcommand> {
 /// first); the error is clap's first line, without its "error: ".
 pub fn parse_subcommand<C: clap::Subcommand>(words: &[String]) -> Result<C, String> {
     use clap::Parser;
-    let words = std::iter::once("asobi").chain(words.iter().map(String::as_str));
-    GameCommandLine::<C>::try_parse_from(words).map(|line| line.command).map_err(|e| clap_message(&e))
+    use clap::error::ErrorKind;
+    let line = std::iter::once("asobi").chain(words.iter().map(String::as_str));
+    GameCommandLine::<C>::try_parse_from(line).map(|line| line.command).map_err(|e| match e.kind() {
+        // Help is clap's "error" to stop parsing; its first line would read as a complaint.
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            "help and version are printed in a terminal (`asobi GAME SUBCOMMAND --help`), not run".to_string()
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => "the line names no subcommand".to_string(),
+        _ => clap_message(&e),
+    })
 }
 
 /// A clap error as one line: its first, without the "error: " clap starts it with.

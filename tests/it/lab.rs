@@ -112,6 +112,8 @@ fn a_command_line_the_lab_cannot_run_says_why() {
         ("asobi shanghai generate --count 2 --out x.ron", "--out writes a file"),
         ("asobi calc play --deals 2", "the Lab runs asobi puyo build | endless | versus; shanghai eval | generate"),
         ("asobi puyo versus --p1 asobi --p2 asobi --p1-options '--depth", "unbalanced quotes"),
+        ("asobi puyo versus --help", "help and version are printed in a terminal"),
+        ("asobi shanghai", "the line names no subcommand"),
     ];
     for (line, why) in refused {
         let Err(e) = command_line_job(&commands, line) else { panic!("{line}: the Lab should refuse it") };
