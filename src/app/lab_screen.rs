@@ -10,9 +10,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui_plot::{Bar, BarChart, GridMark, Plot as EguiPlot, PlotPoint, Points, Text, uniform_grid_spacer};
 
+use super::lab_compare::{CompareState, compare_ui};
 use super::panel::{PickedGame, command_lines_ui, side_panel};
 use super::{DemoMode, Screen};
-use crate::lab::runner::{BatchOptions, Experiment, Shard, SharedProgress, result_json, run_records};
+use crate::lab::runner::{BatchOptions, Experiment, Shard, SharedProgress, insert_records, result_json, run_records};
 
 /// What a finished Lab run shows: the command line's JSON result and some plots.
 pub struct LabOutcome {
@@ -23,6 +24,9 @@ pub struct LabOutcome {
     /// The JSON result of each of the entry's commands, in their order, as the command line
     /// prints it (for an entry of one command, `result` itself).
     pub parts: Vec<serde_json::Value>,
+    /// For the run of one experiment, its `[index, record]` pairs as `--records` gives them
+    /// (what the Lab compares with a baseline); `None` for an entry of several runs.
+    pub records: Option<serde_json::Value>,
 }
 
 /// A plot of a Lab result, as plain data.
@@ -167,7 +171,9 @@ pub fn run_for_lab<E: Experiment>(
     let Some(games) = run_records(exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
     let plots = plots(&games.records);
     let result = result_json(exp, seed, Shard::WHOLE, &games);
-    Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots }))
+    let mut with_records = serde_json::json!({});
+    insert_records(&mut with_records, &games);
+    Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots, records: Some(with_records["records"].take()) }))
 }
 
 /// Every experiment the Lab can run, as the game plugins registered them.
@@ -295,11 +301,27 @@ struct LabState {
     line: String,
     running: Option<RunningLab>,
     outcome: Option<Result<LabOutcome, String>>,
+    /// Runs finished this session; the outcome shown is the last.
+    finished: u64,
+    /// What the outcome shown ran.
+    outcome_title: String,
+    /// The baseline kept and the comparison asked for.
+    compare: CompareState,
 }
 
 impl Default for LabState {
     fn default() -> Self {
-        LabState { selected: None, size: 0, seed: 1, line: String::new(), running: None, outcome: None }
+        LabState {
+            selected: None,
+            size: 0,
+            seed: 1,
+            line: String::new(),
+            running: None,
+            outcome: None,
+            finished: 0,
+            outcome_title: String::new(),
+            compare: CompareState::default(),
+        }
     }
 }
 
@@ -390,6 +412,8 @@ fn collect_finished_run(mut state: ResMut<LabState>) {
         return;
     }
     let run = state.running.take().expect("checked above");
+    state.finished += 1;
+    state.outcome_title = run.title;
     state.outcome = match run.handle.join() {
         Ok(Ok(Some(outcome))) => Some(Ok(outcome)),
         Ok(Ok(None)) => None,
@@ -410,11 +434,12 @@ fn lab_ui(
     let state = &mut *state;
     let mut root = side_panel(ctx, Screen::Lab, &mut next, |ui| experiment_form(ui, &catalog.0, &lines.0, state));
     let mut picked = None;
-    egui::CentralPanel::default().show(&mut root, |ui| match &state.outcome {
+    let LabState { outcome, running, finished, outcome_title, compare, .. } = state;
+    egui::CentralPanel::default().show(&mut root, |ui| match &*outcome {
         None if catalog.0.is_empty() => {
             ui.label("No experiments yet: the game screens that register them are not built.");
         }
-        None => match &state.running {
+        None => match running {
             Some(run) => {
                 let (_, counts) = progress_text(&run.progress, run.size_label);
                 ui.label(format!(
@@ -429,7 +454,9 @@ fn lab_ui(
         Some(Err(message)) => {
             ui.colored_label(egui::Color32::from_rgb(230, 90, 80), message);
         }
-        Some(Ok(outcome)) => picked = outcome_ui(ui, outcome),
+        Some(Ok(outcome)) => {
+            picked = outcome_ui(ui, outcome, |ui| compare_ui(ui, outcome, *finished, outcome_title, compare))
+        }
     });
     if let Some((opener, index)) = picked {
         (opener.open)(&mut commands, index);
@@ -507,8 +534,13 @@ fn progress_text(progress: &SharedProgress, size_label: &str) -> (f32, String) {
     }
 }
 
-/// Shows the result and its plots; returns the game the user asked to open.
-fn outcome_ui<'a>(ui: &mut egui::Ui, outcome: &'a LabOutcome) -> Option<(&'a Opener, usize)> {
+/// Shows the result, what `below_result` adds (the comparison) and the plots; returns the game
+/// the user asked to open.
+fn outcome_ui<'a>(
+    ui: &mut egui::Ui,
+    outcome: &'a LabOutcome,
+    below_result: impl FnOnce(&mut egui::Ui),
+) -> Option<(&'a Opener, usize)> {
     let mut picked = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.heading("Result");
@@ -520,6 +552,7 @@ fn outcome_ui<'a>(ui: &mut egui::Ui, outcome: &'a LabOutcome) -> Option<(&'a Ope
             }
             ui.add(egui::Label::new(egui::RichText::new(json).monospace()).wrap());
         });
+        below_result(ui);
         for (i, plot) in outcome.plots.iter().enumerate() {
             picked = picked.or(plot_ui(ui, i, plot));
         }
@@ -685,7 +718,7 @@ mod tests {
 
     fn echo(size: u64, seed: u64, _: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
         let result = serde_json::json!({ "size": size, "seed": seed });
-        Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots: Vec::new() }))
+        Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots: Vec::new(), records: None }))
     }
 
     fn world(demo: bool) -> World {
@@ -740,7 +773,7 @@ mod tests {
         let words = words.to_vec();
         let run: RunFn = Box::new(move |_| {
             let result = serde_json::json!(words);
-            Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots: Vec::new() }))
+            Ok(Some(LabOutcome { parts: vec![result.clone()], result, plots: Vec::new(), records: None }))
         });
         Ok(LabJob { size_label: "echoes", run })
     }

@@ -3,6 +3,7 @@
 
 pub mod ai_task;
 pub mod calculation;
+mod lab_compare;
 pub mod lab_screen;
 pub mod labyrinth;
 pub mod menu;

@@ -95,6 +95,8 @@ fn a_command_line_in_the_lab_is_the_command_lines_run() {
             _ => false,
         };
         assert!(outcome.plots.iter().any(opens), "{line}: games to watch");
+        let records = outcome.records.as_ref().and_then(|r| r.as_array()).expect("a run's records, to compare");
+        assert!(!records.is_empty() && records.iter().all(|pair| pair[0].is_u64()), "{line}: [index, record] pairs");
     }
 }
 

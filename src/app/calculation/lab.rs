@@ -3,7 +3,7 @@
 use super::{Settings, default_settings};
 use crate::app::Screen;
 use crate::app::lab_screen::{
-    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, games_to_watch, job, parse_words, whole_batch,
+    LabCommand, LabEntry, LabJob, LabOutcome, LabPlot, games_to_watch, job, parse_words, run_for_lab, whole_batch,
 };
 use crate::games::calculation::ai::PlannerParams;
 use crate::games::calculation::cli::{Command, play};
@@ -18,23 +18,42 @@ type ConfigRun = (Bar, LabPlot, serde_json::Value);
 /// A bar of a rates plot: label, rate and 95% interval.
 type Bar = (String, f64, [f64; 2]);
 
+/// The success-rate bar of `exp`'s deals.
+fn success_bar(exp: &Play, records: &[PlayRecord]) -> Bar {
+    let wins = records.iter().filter(|r| r.won).count() as u64;
+    let n = records.len() as u64;
+    let rate = if n == 0 { 0.0 } else { wins as f64 / n as f64 };
+    (format!("S={} la={}", exp.stacks, exp.player.lookahead), rate, wilson95(wins, n))
+}
+
 /// Runs `exp` from `seed` as one configuration of a rates plot.
 fn run_config(exp: &Play, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<ConfigRun>> {
     let Some(games) = run_records(exp, seed, Shard::WHOLE, None, progress)? else { return Ok(None) };
-    let wins = games.records.iter().filter(|r| r.won).count() as u64;
-    let n = games.records.len() as u64;
-    let rate = if n == 0 { 0.0 } else { wins as f64 / n as f64 };
-    let bar = (format!("S={} la={}", exp.stacks, exp.player.lookahead), rate, wilson95(wins, n));
+    let bar = success_bar(exp, &games.records);
     Ok(Some((bar, deals_to_watch(exp, seed, &games.records), result_json(exp, seed, Shard::WHOLE, &games))))
 }
 
-/// The runs of `exps`, one after the other: a success-rate bar each, their deals to watch, and
-/// each configuration's rate, interval and time as the result.
-fn run_configs(exps: &[Play], seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+/// A `calc play` run: its success rate and its deals to watch.
+fn play_outcome(exp: &Play, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
+    run_for_lab(exp, seed, progress, |records| {
+        let title = format!("success rate (L = {})", exp.player.plans);
+        vec![LabPlot::Rates { title, bars: vec![success_bar(exp, records)] }, deals_to_watch(exp, seed, records)]
+    })
+}
+
+/// Success rate with 3 and 4 stacks, lookahead 0 and 1, one bar per configuration (in the
+/// order of the entry's commands), each configuration's rate, interval and time as the result.
+fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
     use std::sync::atomic::Ordering;
-    progress.total.store(exps.iter().map(|e| e.deals).sum(), Ordering::Relaxed);
+    let configs = [(3, 0), (3, 1), (4, 0), (4, 1)].map(|(stacks, lookahead)| Play {
+        stacks,
+        deals: size,
+        player: PlannerParams { plans: 20, lookahead, ..PlannerParams::default() },
+        oracle: None,
+    });
+    progress.total.store(size * configs.len() as u64, Ordering::Relaxed);
     let (mut results, mut bars, mut picks) = (Vec::new(), Vec::new(), Vec::new());
-    for exp in exps {
+    for exp in &configs {
         let Some((bar, pick, result)) = run_config(exp, seed, progress)? else { return Ok(None) };
         bars.push(bar);
         picks.push(pick);
@@ -47,25 +66,14 @@ fn run_configs(exps: &[Play], seed: u64, progress: &SharedProgress) -> anyhow::R
             serde_json::json!({"success_rate": rate, "ci95": ci, "ms_per_deal": r["ms_per_deal"]}),
         );
     }
-    let plans: Vec<String> = exps.iter().map(|e| e.player.plans.to_string()).collect();
-    let title = format!("success rate by configuration (L = {})", plans.join(", "));
     Ok(Some(LabOutcome {
         result: serde_json::Value::Object(summary),
-        plots: std::iter::once(LabPlot::Rates { title, bars }).chain(picks).collect(),
+        plots: std::iter::once(LabPlot::Rates { title: "success rate by configuration (L = 20)".into(), bars })
+            .chain(picks)
+            .collect(),
         parts: results,
+        records: None,
     }))
-}
-
-/// Success rate with 3 and 4 stacks, lookahead 0 and 1, one bar per configuration (in the
-/// order of the entry's commands).
-fn run_rates(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result<Option<LabOutcome>> {
-    let configs = [(3, 0), (3, 1), (4, 0), (4, 1)].map(|(stacks, lookahead)| Play {
-        stacks,
-        deals: size,
-        player: PlannerParams { plans: 20, lookahead, ..PlannerParams::default() },
-        oracle: None,
-    });
-    run_configs(&configs, seed, progress)
 }
 
 /// How the Lab runs `asobi calc play` lines.
@@ -76,9 +84,7 @@ pub fn lab_command() -> LabCommand {
 /// The run of the words after `asobi calc`.
 fn command_job(words: &[String]) -> anyhow::Result<LabJob> {
     match parse_words(words)? {
-        Command::Play(a) => Ok(job([play(&a)?], whole_batch(&a.batch, None)?, "deals", |exps, seed, progress| {
-            run_configs(exps, seed, progress)
-        })),
+        Command::Play(a) => Ok(job(play(&a)?, whole_batch(&a.batch, None)?, "deals", play_outcome)),
         _ => anyhow::bail!("the Lab runs calc play; run oracle and log in a terminal"),
     }
 }

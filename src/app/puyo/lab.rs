@@ -161,6 +161,7 @@ fn run_ladder(size: u64, seed: u64, progress: &SharedProgress) -> anyhow::Result
         .chain(picks)
         .collect(),
         parts: results,
+        records: None,
     }))
 }
 
