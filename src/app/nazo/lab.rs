@@ -86,7 +86,7 @@ fn puzzles_to_play(seed: u64, records: &[GenerateRecord]) -> LabPlot {
     let queries: Vec<Option<String>> = records.iter().map(|r| r.pon2.clone()).collect();
     let found = queries.iter().enumerate().filter(|(_, q)| q.is_some()).map(|(i, _)| i).collect();
     let deal = move |index: u64| PickedPuzzle {
-        title: format!("seed {seed} #{}", index + 1),
+        title: format!("Lab run, seed {seed} #{}", index + 1),
         query: queries[index as usize].clone().unwrap_or_default(),
     };
     games_to_watch("play a puzzle".into(), vec![("puzzles (record index)".into(), found)], Screen::Nazo, deal)
@@ -111,7 +111,7 @@ mod tests {
         let LabPlot::Picks(list) = &plot else { panic!("a pick list") };
         assert_eq!(list.groups[0].1, [0, 1, 2], "every puzzle was found");
         let picked: PickedPuzzle = picked_settings(&plot, 2);
-        assert_eq!(picked.title, "seed 6 #3");
+        assert_eq!(picked.title, "Lab run, seed 6 #3");
         let mut game = NazoGame::new(false);
         game.open_picked(&picked);
         assert_eq!(game.error, None);

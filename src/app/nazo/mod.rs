@@ -328,10 +328,11 @@ impl NazoGame {
     }
 }
 
-/// A puzzle a Lab run generated, to be played on entering the screen.
+/// A puzzle from elsewhere (a Lab run's, another screen's position), to be played on entering
+/// the screen.
 #[derive(Clone)]
 struct PickedPuzzle {
-    /// Its name, as the generator on the screen names its puzzles ("seed S #k").
+    /// Its title on the screen ("Lab run, seed S #k", as the screen's generator names its puzzles).
     title: String,
     /// The puzzle as a pon2 query (the run's record).
     query: String,
@@ -343,11 +344,17 @@ impl NazoGame {
         match parse_playable(&picked.query) {
             Ok(puzzle) => {
                 self.error = None;
-                self.load(format!("Lab run, {}", picked.title), puzzle);
+                self.load(picked.title.clone(), puzzle);
             }
             Err(e) => self.error = Some(format!("{}: {e}", picked.title)),
         }
     }
+}
+
+/// Opens the Nazo Puyo screen on `puzzle`, titled `title`: a position another screen hands over.
+pub fn open_in_nazo(commands: &mut Commands, next: &mut NextState<Screen>, title: String, puzzle: &Puzzle) {
+    commands.insert_resource(PickedGame(PickedPuzzle { title, query: pon2::write(puzzle) }));
+    next.set(Screen::Nazo);
 }
 
 fn setup_screen(
@@ -760,6 +767,21 @@ mod tests {
     use super::*;
     use crate::games::nazo::experiment::GenerateExperiment;
     use crate::games::puyo::rules::Rotation;
+
+    /// A position another screen hands over opens as that puzzle, under its title.
+    #[test]
+    fn a_position_handed_over_opens_as_its_puzzle() {
+        let puzzle = parse_playable("field=0_bbbg..&steps=gbgg&goal=0_0_2_1_").expect("a valid query");
+        let mut world = World::new();
+        let mut next = NextState::<Screen>::default();
+        open_in_nazo(&mut world.commands(), &mut next, "Puyo board 1 after 3 moves".into(), &puzzle);
+        world.flush();
+        assert!(matches!(next, NextState::Pending(Screen::Nazo)));
+        let PickedGame(picked) = world.remove_resource::<PickedGame<PickedPuzzle>>().expect("handed over");
+        let mut game = NazoGame::new(false);
+        game.open_picked(&picked);
+        assert_eq!((game.error, game.title, game.puzzle), (None, "Puyo board 1 after 3 moves".into(), puzzle));
+    }
 
     #[test]
     fn after_a_move_the_next_pair_appears_at_the_spawn_placement() {

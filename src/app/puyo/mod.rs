@@ -15,12 +15,14 @@ use self::ai_panel::{TemplateEditor, template_ui};
 pub use self::lab::{lab_command, lab_entries};
 use super::ai_task::AiJob;
 use super::lab_screen::register_lab_command;
+use super::nazo::open_in_nazo;
 use super::panel::{
     BoardArea, PickedGame, ReplayCheck, batch_line_ui, clear_for_redraw, deal_on_entry, despawn_pieces,
     panel_has_keyboard, side_panel, spawn_text,
 };
 use super::puyo_board::{Frame, PairKeys, animate_cells, move_frames, pair_cursor_sprites, spawn_cells, spawn_well};
 use super::{DemoMode, Screen, register_game_screen};
+use crate::games::nazo::puzzle::Puzzle;
 use crate::games::puyo::ai::labeling::compile;
 use crate::games::puyo::ai::{AiKind, AiParams, Decision, Observation, Player, PuyoAi};
 use crate::games::puyo::cli::{endless_command, endless_trace_command, versus_command, versus_trace_command};
@@ -681,15 +683,21 @@ fn draw_preview(
     }
 }
 
-fn puyo_panel(mut contexts: EguiContexts, mut game: ResMut<PuyoGame>, mut next: ResMut<NextState<Screen>>) -> Result {
+fn puyo_panel(
+    mut commands: Commands,
+    mut contexts: EguiContexts,
+    mut game: ResMut<PuyoGame>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &mut *game;
+    let mut as_puzzle = None;
     side_panel(ctx, Screen::Puyo, &mut next, |ui| {
         new_game_ui(ui, game);
         ui.separator();
         playback_ui(ui, game);
         ui.separator();
-        seats_status_ui(ui, game);
+        as_puzzle = seats_status_ui(ui, game);
         ui.separator();
         template_ui(ui, game);
         ui.separator();
@@ -698,7 +706,23 @@ fn puyo_panel(mut contexts: EguiContexts, mut game: ResMut<PuyoGame>, mut next: 
             ui.small(line);
         }
     });
+    if let Some(board) = as_puzzle {
+        open_as_puzzle(&mut commands, &mut next, game, board);
+    }
     Ok(())
+}
+
+/// Board `i`'s field and next three pairs on the Nazo Puyo screen, as the puzzle of the longest
+/// chain they can fire (garbage on its way to the board is left out).
+fn open_as_puzzle(commands: &mut Commands, next: &mut NextState<Screen>, game: &mut PuyoGame, i: usize) {
+    let side = &game.game.sides[i];
+    let pairs: Vec<Pair> = (0..3).map(|ahead| game.game.pair(i, ahead)).collect();
+    match Puzzle::longest_chain(&side.field, &pairs) {
+        Some(puzzle) => {
+            open_in_nazo(commands, next, format!("Puyo board {} after {} moves", i + 1, side.moves), &puzzle)
+        }
+        None => game.log(format!("board {}: no placement of its next 3 pairs fires a chain", i + 1)),
+    }
 }
 
 fn new_game_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
@@ -769,9 +793,21 @@ fn playback_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     ui.add(egui::Slider::new(&mut game.settings.speed, 1.0..=40.0).text("ticks / s").logarithmic(true));
 }
 
-fn seats_status_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
+/// Who plays each board and how its AI is doing; the board whose "as a Nazo puzzle" was clicked.
+fn seats_status_ui(ui: &mut egui::Ui, game: &mut PuyoGame) -> Option<usize> {
+    let mut as_puzzle = None;
     for i in 0..game.sides() {
-        ui.label(format!("board {} ({})", i + 1, game.settings.seats[i].title(&game.settings.params[i])));
+        ui.horizontal(|ui| {
+            ui.label(format!("board {} ({})", i + 1, game.settings.seats[i].title(&game.settings.params[i])));
+            // Only a board at rest shows the position the engine holds (its frames catch up).
+            let at_rest = game.queues[i].is_empty() && !game.game.sides[i].dead;
+            let hint = "open this board and its next 3 pairs in Nazo Puyo, with the longest chain they can \
+                        fire as the goal: the solver there shows every way to fire it";
+            let button = ui.add_enabled(at_rest, egui::Button::new("as a Nazo puzzle").small());
+            if button.on_hover_text(hint).on_disabled_hover_text("once the board is at rest").clicked() {
+                as_puzzle = Some(i);
+            }
+        });
         if game.settings.seats[i] != Seat::Human {
             game.jobs[i].status_ui(ui);
         }
@@ -779,6 +815,7 @@ fn seats_status_ui(ui: &mut egui::Ui, game: &mut PuyoGame) {
     if let Some(e) = &game.error {
         ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
     }
+    as_puzzle
 }
 
 /// The batch experiment that plays the boards' AIs with these settings, to measure them over
@@ -879,6 +916,32 @@ mod tests {
         if let Some(outcome) = game.outcome {
             assert_eq!(outcome, record.outcome, "{line}");
         }
+    }
+
+    /// "as a Nazo puzzle" opens the Nazo screen when the board's next pairs can fire a chain,
+    /// and otherwise says so in the log.
+    #[test]
+    fn a_board_opens_as_a_puzzle_only_when_its_pairs_fire_a_chain() {
+        let mut settings = default_settings(false);
+        settings.seats[0] = Seat::Ai(AiKind::Potential);
+        let fires = |game: &PuyoGame| {
+            let pairs: Vec<Pair> = (0..3).map(|ahead| game.game.pair(0, ahead)).collect();
+            Puzzle::longest_chain(&game.game.sides[0].field, &pairs).is_some()
+        };
+        let mut game = PuyoGame::new(settings);
+        assert!(!fires(&game), "three pairs on an empty field fire nothing");
+        let mut world = World::new();
+        let mut next = NextState::<Screen>::default();
+        open_as_puzzle(&mut world.commands(), &mut next, &mut game, 0);
+        assert!(matches!(next, NextState::Unchanged));
+        assert_eq!(
+            game.log.front().map(String::as_str),
+            Some("board 1: no placement of its next 3 pairs fires a chain")
+        );
+        let mut world = drive_screen(game, advance_game, fires);
+        let mut game = world.remove_resource::<PuyoGame>().unwrap();
+        open_as_puzzle(&mut world.commands(), &mut next, &mut game, 0);
+        assert!(matches!(next, NextState::Pending(Screen::Nazo)), "board 1 after {} moves", game.game.sides[0].moves);
     }
 
     /// An AI's endless game on the screen is the game its trace line prints, move for move up

@@ -48,6 +48,9 @@ pub fn write_goal(goal: &Goal) -> String {
 pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
     let err = |byte: usize, message: String| ParseError { format: FORMAT, position: char_pos(text, byte), message };
     let start = text.find('?').map_or(0, |i| i + 1);
+    if start == 0 && text.contains("://") {
+        return Err(err(text.len(), "a URL without a query: expected '?field=...' after the address".into()));
+    }
     let (mut field, mut steps, mut goal) = (None, None, None);
     let mut offset = start;
     for part in text[start..].split('&') {

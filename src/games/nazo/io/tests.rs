@@ -92,6 +92,7 @@ fn every_rejection_names_a_position() {
         ("field=0_&mode=1&goal=", 10, "unknown key"),
         ("steps=rg", 1, "missing"),
         ("field=0_&field=0_", 10, "twice"),
+        ("https://example.com/puzzle", 27, "without a query"),
     ];
     for (q, pos, what) in bad_pon2 {
         let e = pon2::parse(q).unwrap_err();
