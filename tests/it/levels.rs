@@ -2,15 +2,19 @@
 //! `level::validate`) and the loader a user's own file goes through never panic, a rejection
 //! names a line of the file, and the two agree on what they accept, so a file that passes the
 //! build also loads, and a user's file that loads would also pass the build. KMahjongg
-//! `.layout` files, read only at run time, are mutated the same way.
+//! `.layout` files and Shanghai instance files (`generate --out`), read only at run time, are
+//! mutated the same way.
 
 use asobi::games::labyrinth::level::Params;
 use asobi::games::puyo::ai::labeling::CompileOptions;
 use asobi::games::puyo::ai::template::compile_text;
 use asobi::games::shanghai::catalog::load;
+use asobi::games::shanghai::generator::{DealSource, deal};
+use asobi::games::shanghai::io::instances::{Instance, InstanceFile};
 use asobi::games::shanghai::io::kmahjongg;
 use asobi::games::shanghai::layout::Layout;
 use asobi::games::shanghai::level::{LayoutFile, WeightsFile};
+use asobi::games::shanghai::rules::Kind;
 use asobi::games::{labyrinth, nazo, puyo, shanghai};
 use asobi::levels::{EMBEDDED, parse_ron};
 use proptest::prelude::*;
@@ -98,7 +102,7 @@ fn loads(path: &str, text: &str) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(asobi::lab::proptest_cases(512)))]
 
     #[test]
     fn mutated_level_files_are_rejected_with_a_line_or_load_as_they_validate(
@@ -125,6 +129,23 @@ proptest! {
             prop_assert!(names_a_line(e.line, &text), "{e}");
         }
     }
+
+    #[test]
+    fn mutated_instance_files_are_rejected_naming_the_file_or_fit_their_layout(
+        edit in any::<u8>(), at in any::<usize>(), pick in any::<usize>()
+    ) {
+        let original = two_instances("mini_turtle");
+        let text = mutate(&original.to_text(), edit, at, pick);
+        match InstanceFile::parse("i.ron", &text) {
+            Ok((layout, file)) => {
+                for instance in &file.instances {
+                    prop_assert_eq!(instance.kinds.len(), layout.len());
+                    prop_assert_eq!(kind_counts(&instance.kinds), kind_counts(&original.instances[0].kinds));
+                }
+            }
+            Err(e) => prop_assert!(e.to_string().starts_with("i.ron"), "{e}"),
+        }
+    }
 }
 
 #[test]
@@ -133,4 +154,26 @@ fn every_bundled_level_validates_and_loads() {
         assert_eq!(validate(path, text), Ok(()), "{path}");
         assert!(loads(path, text), "{path}");
     }
+}
+
+/// An instance file of two generator deals on a bundled layout, as `generate --out` writes it.
+fn two_instances(name: &str) -> InstanceFile {
+    let layout = load(name).unwrap();
+    let instances = (0..2)
+        .map(|index| Instance {
+            index,
+            kinds: deal(&layout, DealSource::Generator, 1, index).unwrap(),
+            weak_rate: 0.25,
+            strong_rate: 0.75,
+        })
+        .collect();
+    InstanceFile { layout: layout.to_file(""), instances }
+}
+
+/// How many tiles each kind of a deal has, in increasing order.
+fn kind_counts(kinds: &[Kind]) -> Vec<usize> {
+    let mut counts = vec![0; kinds.iter().map(|&k| k as usize + 1).max().unwrap_or(0)];
+    kinds.iter().for_each(|&k| counts[k as usize] += 1);
+    counts.sort_unstable();
+    counts
 }

@@ -330,7 +330,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(64)))]
 
         /// Along random plays of random deals, the legal-target and legal-move lists are exactly
         /// the requests the engine accepts, a refused request changes nothing, and cards are

@@ -509,7 +509,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(128))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(128)))]
 
         #[test]
         fn counts_match_brute_force(p in arb_puzzle()) {
@@ -518,7 +518,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(24)))]
 
         #[test]
         fn counts_match_brute_force_on_four_pairs(p in arb_long_puzzle()) {

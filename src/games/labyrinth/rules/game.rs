@@ -225,7 +225,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(64)))]
         #[test]
         fn invariants_hold_under_random_play(seed in any::<u64>(), players in 2usize..=4) {
             let mut rng = game_rng(seed, 0);

@@ -191,7 +191,7 @@ fn arb_puzzle(ishikawa: bool) -> impl Strategy<Value = Puzzle> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(256)))]
 
     #[test]
     fn pon2_round_trips(p in arb_puzzle(false)) {

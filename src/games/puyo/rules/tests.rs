@@ -185,7 +185,7 @@ fn random_field(seed: u64, moves: usize) -> (Field, GameRng) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(200)))]
 
     #[test]
     fn play_conserves_puyos_and_leaves_a_stable_field(seed in any::<u64>(), moves in 0usize..40) {

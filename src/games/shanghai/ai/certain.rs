@@ -88,7 +88,7 @@ mod tests {
     use rand::Rng;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(64)))]
 
         /// Rules 1-3 never turn a solvable position unsolvable; for rule 4 (whose partner the
         /// paper leaves open, and a wrong one can deadlock) some pair with the dominating

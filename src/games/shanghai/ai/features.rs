@@ -111,7 +111,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(32)))]
 
         /// The changes in legal moves and floating tiles that features II and IV take from
         /// the tiles near a move equal those of counting both positions whole, for every

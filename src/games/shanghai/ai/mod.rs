@@ -324,7 +324,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(24)))]
 
         /// Scrambling the hidden tiles of the real game never changes a decision, and every
         /// decision is legal.

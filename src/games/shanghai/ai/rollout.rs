@@ -57,7 +57,7 @@ mod tests {
     use rand::seq::SliceRandom;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(32)))]
 
         /// Along random plays, the greedy move is legal whenever a move is, and scrambling the
         /// hidden tiles does not change it.

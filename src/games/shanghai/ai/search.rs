@@ -309,7 +309,7 @@ mod tests {
     use rand::Rng;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(64)))]
 
         /// Positions reached from a generator deal by removing pairs of its solution are
         /// witnessed, and every witnessed position is solvable (random legal moves mixed in,
@@ -414,7 +414,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(24)))]
 
         /// Memoizing positions changes no value: root values from one search equal those of
         /// a fresh search per root move (no transpositions shared), for the paper's search

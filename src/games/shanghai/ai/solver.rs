@@ -750,7 +750,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(96))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(96)))]
 
         /// On random mini-layout deals, and on positions reached by random play from them,
         /// the verdict matches exhaustive search and solutions replay.
@@ -826,7 +826,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(48)))]
 
         /// Probes answered from a node's closure agree with running the relaxation, at
         /// positions reached by random play of random turtle deals and at their children.

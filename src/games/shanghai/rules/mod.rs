@@ -109,7 +109,7 @@ pub(crate) mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(64)))]
 
         /// Free tiles agree with a brute-force check on cells, visible tiles stay visible and
         /// every move removes exactly two tiles, along random plays of random deals.
