@@ -73,6 +73,7 @@ pub(crate) mod tests {
     #[test]
     fn turtle_start_matches_the_spec() {
         let t = load("turtle").unwrap();
+        assert!(!t.is_empty());
         let per_level: Vec<usize> = (0..5).map(|z| t.positions.iter().filter(|p| p.z == z).count()).collect();
         assert_eq!(per_level, vec![87, 36, 16, 4, 1]);
         let all = t.all();
@@ -86,6 +87,14 @@ pub(crate) mod tests {
         let all = mini.all();
         assert_eq!(mini.free_tiles(&all).len(), 11);
         assert_eq!(all.iter().filter(|&i| !mini.is_visible(&all, i)).count(), 12);
+    }
+
+    #[test]
+    fn kind_sizes_add_a_pair_only_for_sizes_two_mod_four() {
+        assert_eq!(kind_sizes(144), vec![4; 36]);
+        assert_eq!(kind_sizes(8), vec![4, 4]);
+        assert_eq!(kind_sizes(74), [vec![4; 18], vec![2]].concat());
+        assert_eq!(kind_sizes(2), vec![2]);
     }
 
     /// Visits each position of a random play (moves drawn from `stream`) of the random deal
@@ -129,6 +138,33 @@ pub(crate) mod tests {
                     }
                 }
                 before = Some(after);
+                Ok(())
+            })?;
+        }
+
+        /// The legal-move generator (each move listed once) and the rule check
+        /// `Game::is_legal` agree with brute force on every pair of positions: two distinct
+        /// present tiles of one kind, both free by cells. Along random plays of random deals.
+        #[test]
+        fn legal_moves_match_the_rule_check(seed in 0u64..10_000, name in prop::sample::select(vec!["mini_turtle", "mini_spider", "fortress72"])) {
+            let layout = load(name).unwrap();
+            let n = layout.len();
+            along_random_play(&layout, seed, 2, |game| {
+                let free: Vec<bool> = (0..n).map(|i| game.present.contains(i) && free_by_cells(&layout, &game.present, i)).collect();
+                let listed = game.legal_moves();
+                let generated: std::collections::HashSet<Move> = listed.iter().copied().collect();
+                prop_assert_eq!(generated.len(), listed.len(), "a move listed twice");
+                for a in 0..n {
+                    for b in a + 1..n {
+                        let m = Move::new(a, b);
+                        let legal = free[a] && free[b] && game.kinds[a] == game.kinds[b];
+                        prop_assert_eq!(game.is_legal(m), legal, "{:?}", m);
+                        prop_assert_eq!(generated.contains(&m), legal, "{:?}", m);
+                    }
+                    let same_tile = Move { a: a as u16, b: a as u16 };
+                    prop_assert!(!game.is_legal(same_tile), "a tile paired with itself");
+                }
+                prop_assert!(!game.is_legal(Move::new(0, n)), "a tile beyond the layout");
                 Ok(())
             })?;
         }
