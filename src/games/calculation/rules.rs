@@ -369,8 +369,15 @@ mod tests {
                     g.move_top(s, f).unwrap();
                 }
                 check_position(&g)?;
+                prop_assert!(!g.is_over() || g.current().is_none(), "a card left to place");
             }
             prop_assert!(g.current().is_none(), "52 placements empty the stock");
+            // Then the game is over exactly when no stack top can move any more.
+            while let Some(&(s, f)) = g.legal_moves().first() {
+                prop_assert!(!g.is_over(), "stack {} can still move to foundation {}", s, f);
+                g.move_top(s, f).unwrap();
+            }
+            prop_assert!(g.is_over());
         }
     }
 
@@ -411,5 +418,11 @@ mod tests {
         g.move_top(2, 0).unwrap();
         assert!(g.move_top(2, 0).is_err());
         assert_eq!(g.card_count(), 52);
+    }
+
+    #[test]
+    fn targets_read_as_the_player_explains_them() {
+        assert_eq!(Target::Foundation(2).to_string(), "foundation 2");
+        assert_eq!(Target::Stack(0).to_string(), "stack 0");
     }
 }

@@ -196,8 +196,12 @@ impl Versus {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+    use rand::{Rng, SeedableRng};
+
     use super::*;
-    use crate::games::puyo::rules::{Puyo, Rotation};
+    use crate::games::puyo::rules::{HEIGHT, MAX_GARBAGE_DROP, Puyo, Rotation, WIDTH, pair_sequence};
+    use crate::lab::rng::GameRng;
 
     #[test]
     fn garbage_offsets_then_travels_after_the_chain() {
@@ -251,6 +255,152 @@ mod tests {
             let ends = 6 + link_ticks;
             assert_eq!(g.sides[0].ready_at, ends);
             assert_eq!(g.sides[1].in_flight, vec![InFlight { amount: 1, from_tick: ends }]);
+        }
+    }
+
+    #[test]
+    fn a_game_ends_when_a_side_is_dead() {
+        let mut g = Versus::new(vec![Pair::new(Puyo::Red, Puyo::Red)], GarbageRule::Paper);
+        assert_eq!(g.end_tick(), None);
+        for (dead, outcome) in
+            [([false, true], Outcome::Win(0)), ([true, false], Outcome::Win(1)), ([true, true], Outcome::Draw)]
+        {
+            (g.sides[0].dead, g.sides[1].dead) = (dead[0], dead[1]);
+            assert_eq!(g.end_tick(), Some(outcome), "{dead:?}");
+        }
+        assert_eq!(g.tick, 4);
+    }
+
+    /// A chain-seeking random player, so that chains and garbage are frequent: mostly the legal
+    /// placement whose chain is longest (ties by `rng`), else any legal one (so that fields
+    /// fill), now and then any placement at all (which may be illegal, and then loses); `None`
+    /// when nothing is legal.
+    fn chain_seeking_move(field: &Field, pair: Pair, rng: &mut GameRng) -> Option<Placement> {
+        if rng.random_ratio(1, 20) {
+            return Some(Placement::ALL[rng.random_range(0..Placement::ALL.len())]);
+        }
+        let legal: Vec<Placement> = field.legal_placements(pair).collect();
+        if rng.random_ratio(1, 3) && !legal.is_empty() {
+            return Some(legal[rng.random_range(0..legal.len())]);
+        }
+        let links = |p: Placement| {
+            let mut f = *field;
+            f.play(pair, p).map_or(0, |c| c.links)
+        };
+        let best = legal.iter().map(|&p| links(p)).max()?;
+        let best: Vec<Placement> = legal.into_iter().filter(|&p| links(p) == best).collect();
+        Some(best[rng.random_range(0..best.len())])
+    }
+
+    /// Lets side `i`'s droppable garbage fall and checks where it went: garbage in flight falls
+    /// once its sender's chain has ended, at most 30 at a time, and every puyo taken from the
+    /// account lands but those that do not fit in 13 rows.
+    fn check_drop(g: &mut Versus, i: usize, rng: &mut GameRng) -> Result<(), TestCaseError> {
+        let (before, tick) = (g.sides[i].clone(), g.tick);
+        let (due, later): (Vec<InFlight>, Vec<InFlight>) = before.in_flight.iter().partition(|f| f.from_tick <= tick);
+        let falls = before.pending + due.iter().map(|f| f.amount).sum::<u32>();
+        g.drop_garbage(i, rng);
+        let after = &g.sides[i];
+        let taken = falls.min(MAX_GARBAGE_DROP);
+        prop_assert_eq!(&after.in_flight, &later);
+        prop_assert_eq!(after.pending, falls - taken);
+        let landed = after.field.plane(Puyo::Garbage).count() - before.field.plane(Puyo::Garbage).count();
+        prop_assert_eq!(after.field.count() - before.field.count(), landed);
+        let room_for_all = (0..WIDTH).all(|c| before.field.height(c) + taken.div_ceil(WIDTH as u32) as usize <= HEIGHT);
+        prop_assert!(landed <= taken && (landed == taken || !room_for_all), "{} of {} landed", landed, taken);
+        Ok(())
+    }
+
+    /// Applies side `i`'s `placement` and checks the side's account: its own next pair played,
+    /// busy until its chain ends, the chain's garbage by the rule cancelling its incoming garbage
+    /// first and the rest travelling to the other side until the chain ends.
+    fn check_apply(g: &mut Versus, i: usize, placement: Option<Placement>) -> Result<(), TestCaseError> {
+        let (before, other_before, tick) = (g.sides[i].clone(), g.sides[1 - i].incoming(), g.tick);
+        let pair = g.pairs[before.moves as usize % g.pairs.len()];
+        for ahead in 0..3 {
+            prop_assert_eq!(g.pair(i, ahead), g.pairs[(before.moves as usize + ahead) % g.pairs.len()]);
+        }
+        let mut field = before.field;
+        let expected = placement.and_then(|p| field.play(pair, p));
+        let chain = g.apply(i, placement);
+        prop_assert_eq!(chain, expected);
+        let (side, other) = (&g.sides[i], &g.sides[1 - i]);
+        let Some(chain) = chain else {
+            prop_assert!(side.dead, "a missing or illegal placement loses");
+            return Ok(());
+        };
+        prop_assert_eq!(side.field, field);
+        prop_assert_eq!(side.dead, field.is_dead());
+        prop_assert_eq!((side.moves, side.next), (before.moves + 1, before.next + 1));
+        prop_assert_eq!(side.best_chain, before.best_chain.max(chain.links));
+        let chain_ends = tick + 1 + g.link_ticks * chain.links;
+        prop_assert_eq!(side.ready_at, chain_ends);
+        let garbage = match g.rule {
+            GarbageRule::Paper => {
+                prop_assert_eq!(side.carry, before.carry);
+                chain.attack()
+            }
+            GarbageRule::Tsu => {
+                let score = chain.score + before.carry - side.carry;
+                prop_assert!(side.carry < 70 && score % 70 == 0, "carry {} of {}", side.carry, score);
+                score / 70
+            }
+        };
+        if before.carry == 0 {
+            prop_assert_eq!(g.rule.garbage(&chain), garbage, "what a search estimates");
+        }
+        let cancelled = garbage.min(before.incoming());
+        prop_assert_eq!(side.pending, before.pending - garbage.min(before.pending), "pending garbage cancels first");
+        prop_assert_eq!(side.incoming(), before.incoming() - cancelled);
+        prop_assert!(side.in_flight.iter().all(|f| f.amount > 0), "{:?}", side.in_flight);
+        let sent = garbage - cancelled;
+        prop_assert_eq!(other.incoming(), other_before + sent);
+        if sent > 0 {
+            prop_assert_eq!(other.in_flight.last(), Some(&InFlight { amount: sent, from_tick: chain_ends }));
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(48)))]
+
+        /// Along games of chain-seeking random players on a short, repeating pair sequence, the
+        /// sides that act are those alive and not busy, every drop and placement keeps the
+        /// garbage accounts (`check_drop`, `check_apply`), and the game ends exactly when a side
+        /// is dead.
+        #[test]
+        fn versus_play_keeps_its_garbage_accounts(seed in any::<u64>(), tsu in any::<bool>(), link_ticks in 0u32..3, len in 1usize..40) {
+            let mut rng = GameRng::seed_from_u64(seed);
+            let rule = if tsu { GarbageRule::Tsu } else { GarbageRule::Paper };
+            let mut g = Versus::new(pair_sequence(&mut rng, 3, len), rule);
+            g.link_ticks = link_ticks;
+            for _ in 0..500 {
+                let acting: Vec<usize> = g.to_move().collect();
+                for (i, side) in g.sides.iter().enumerate() {
+                    prop_assert_eq!(acting.contains(&i), !side.dead && side.ready_at <= g.tick);
+                }
+                for &i in &acting {
+                    check_drop(&mut g, i, &mut rng)?;
+                }
+                let chosen: Vec<(usize, Option<Placement>)> =
+                    acting.iter().map(|&i| (i, chain_seeking_move(&g.sides[i].field, g.pair(i, 0), &mut rng))).collect();
+                for (i, placement) in chosen {
+                    check_apply(&mut g, i, placement)?;
+                }
+                let (dead, tick) = (g.sides.each_ref().map(|s| s.dead), g.tick);
+                let outcome = g.end_tick();
+                prop_assert_eq!(g.tick, tick + 1);
+                let expected = match dead {
+                    [true, true] => Some(Outcome::Draw),
+                    [true, false] => Some(Outcome::Win(1)),
+                    [false, true] => Some(Outcome::Win(0)),
+                    [false, false] => None,
+                };
+                prop_assert_eq!(outcome, expected);
+                if outcome.is_some() {
+                    break;
+                }
+            }
         }
     }
 }
