@@ -129,6 +129,21 @@ mod tests {
     }
 
     #[test]
+    fn tsu_score_adds_color_and_group_bonuses() {
+        // Link 2 popping 4 reds and 4 blues: 10 · 8 · (chain 8 + colors 3 + groups 0) = 880.
+        let mut a = Link::new(2);
+        a.push_group(Puyo::Red, Bits(0b1111));
+        a.push_group(Puyo::Blue, Bits(0b1111 << 16));
+        assert_eq!((a.colors(), a.puyos(), a.tsu_score()), (2, 8, 880));
+        // Link 1 popping 5 greens: 10 · 5 · (0 + 0 + group bonus 2) = 100.
+        let mut b = Link::new(1);
+        b.push_group(Puyo::Green, Bits(0b11111));
+        assert_eq!((b.colors(), b.tsu_score()), (1, 100));
+        let bonuses: Vec<u32> = (4..=12).map(group_bonus).collect();
+        assert_eq!(bonuses, [0, 2, 3, 4, 5, 6, 7, 10, 10]);
+    }
+
+    #[test]
     fn attack_of_eight_chain_of_fours() {
         let mut chain = Chain::default();
         for i in 1..=8 {

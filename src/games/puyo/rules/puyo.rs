@@ -101,3 +101,14 @@ impl Pair {
 pub fn pair_sequence(rng: &mut impl Rng, colors: usize, len: usize) -> Vec<Pair> {
     (0..len).map(|_| Pair::random(rng, colors)).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_five_colors_are_colors() {
+        let colors: Vec<bool> = Puyo::ALL.iter().map(|p| p.is_color()).collect();
+        assert_eq!(colors, [true, true, true, true, true, false, false]);
+    }
+}
