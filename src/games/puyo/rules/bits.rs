@@ -158,13 +158,57 @@ impl BitOrAssign for Bits {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// Whether `set` holds (column, row), read straight from the documented bit layout.
+    fn holds(set: Bits, col: usize, row: usize) -> bool {
+        set.0 >> (16 * col + row) & 1 == 1
+    }
+
+    /// Every cell of the field as (column, row), in bit order.
+    fn field_cells() -> impl Iterator<Item = (usize, usize)> {
+        (0..WIDTH).flat_map(|col| (0..HEIGHT).map(move |row| (col, row)))
+    }
+
+    /// The set of the cells for which `keep` holds, built one cell at a time.
+    fn cells_where(keep: impl Fn(usize, usize) -> bool) -> Bits {
+        field_cells().filter(|&(c, r)| keep(c, r)).fold(Bits::EMPTY, |set, (c, r)| set | Bits::cell(c, r))
+    }
+
+    /// Whether (column, row) has an orthogonal neighbour in `set` on the field.
+    fn touches(set: Bits, col: usize, row: usize) -> bool {
+        let near = [(col.wrapping_sub(1), row), (col + 1, row), (col, row.wrapping_sub(1)), (col, row + 1)];
+        near.into_iter().any(|(c, r)| c < WIDTH && r < HEIGHT && holds(set, c, r))
+    }
+
+    /// The connected part of `within` around (column, row), grown one ring at a time.
+    fn slow_flood(within: Bits, col: usize, row: usize) -> Bits {
+        let mut group = Bits::cell(col, row);
+        loop {
+            let grown = group | cells_where(|c, r| holds(within, c, r) && touches(group, c, r));
+            if grown == group {
+                return group;
+            }
+            group = grown;
+        }
+    }
 
     #[test]
     fn masks_count_cells() {
         assert_eq!(Bits::ALL.count(), 78);
         assert_eq!(Bits::VISIBLE.count(), 72);
         assert_eq!(Bits::column(5).count(), 13);
+    }
+
+    #[test]
+    fn masks_hold_the_cells_they_name() {
+        assert_eq!(Bits::ALL, cells_where(|_, _| true));
+        assert_eq!(Bits::VISIBLE, cells_where(|_, row| row < VISIBLE_HEIGHT));
+        for col in 0..WIDTH {
+            assert_eq!(Bits::column(col), cells_where(|c, _| c == col));
+        }
     }
 
     #[test]
@@ -177,5 +221,39 @@ mod tests {
     fn flood_finds_component() {
         let within = Bits::cell(0, 0) | Bits::cell(0, 1) | Bits::cell(1, 1) | Bits::cell(3, 0);
         assert_eq!(Bits::flood(Bits::cell(0, 0), within).count(), 3);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(256)))]
+
+        /// The word-parallel operations against their definitions, cell by cell, on dense and
+        /// sparse sets (a sparse one is two random words together: a quarter of the cells).
+        #[test]
+        fn set_operations_agree_with_cell_by_cell_references(
+            a in any::<u128>(),
+            b in any::<u128>(),
+            sparse in any::<bool>(),
+            pick in any::<usize>(),
+        ) {
+            let mask = if sparse { b } else { !0 };
+            let set = Bits(a & mask & Bits::ALL.0);
+            let inside = |c, r| holds(set, c, r);
+            prop_assert_eq!(set.neighbours(), cells_where(|c, r| !inside(c, r) && touches(set, c, r)));
+            prop_assert_eq!(set.expand(), cells_where(|c, r| inside(c, r) || touches(set, c, r)));
+            prop_assert_eq!(!set, cells_where(|c, r| !inside(c, r)));
+            let listed: Vec<(usize, usize)> = field_cells().filter(|&(c, r)| inside(c, r)).collect();
+            prop_assert_eq!(set.cells().collect::<Vec<_>>(), listed.clone());
+            prop_assert_eq!(set.first(), listed.first().map_or(Bits::EMPTY, |&(c, r)| Bits::cell(c, r)));
+            prop_assert_eq!(set.count() as usize, listed.len());
+            prop_assert_eq!(set.is_empty(), listed.is_empty());
+            for col in 0..WIDTH {
+                let column = (0..HEIGHT).filter(|&r| inside(col, r)).fold(0u16, |bits, r| bits | 1 << r);
+                prop_assert_eq!(set.column_bits(col), column);
+            }
+            if !listed.is_empty() {
+                let (col, row) = listed[pick % listed.len()];
+                prop_assert_eq!(Bits::flood(Bits::cell(col, row), set), slow_flood(set, col, row));
+            }
+        }
     }
 }

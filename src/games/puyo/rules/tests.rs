@@ -150,7 +150,24 @@ fn ascii_round_trip_and_errors() {
     assert_eq!((err.line, err.column), (1, 1));
     let err = Field::from_ascii("......\n..x...").unwrap_err();
     assert_eq!((err.line, err.column), (2, 3));
-    assert!(Field::from_ascii(&"......\n".repeat(14)).is_err());
+    let err = Field::from_ascii(&"......\n".repeat(14)).unwrap_err();
+    assert_eq!((err.line, err.column), (1, 1), "the top row does not fit");
+    let err = Field::from_ascii(&format!("\n{}", "......\n".repeat(15))).unwrap_err();
+    assert_eq!(err.line, 3, "blank lines are counted; the lowest row that does not fit is named");
+}
+
+#[test]
+fn a_field_prints_as_its_text() {
+    let f = field("H.....\nRO....");
+    assert_eq!(f.to_string(), f.to_ascii());
+    assert_eq!(format!("{f:?}"), format!("Field(\n{})", f.to_ascii()));
+}
+
+#[test]
+fn garbage_is_occupied_but_not_colored() {
+    let f = field("H.....\nRO..P.");
+    assert_eq!(f.colored(), Bits::cell(0, 0) | Bits::cell(4, 0));
+    assert_eq!(f.occupied(), f.colored() | Bits::cell(1, 0) | Bits::cell(0, 1));
 }
 
 /// Slow reference: heights by scanning cells.
@@ -182,6 +199,84 @@ fn random_field(seed: u64, moves: usize) -> (Field, GameRng) {
         f.play(pair, p);
     }
     (f, rng)
+}
+
+/// A field as a grid of cells, `grid[col][row]`.
+type Grid = [[Option<Puyo>; HEIGHT]; WIDTH];
+
+/// The cells of rows 1-12, where puyos pop.
+fn visible_cells() -> impl Iterator<Item = (usize, usize)> {
+    (0..WIDTH).flat_map(|col| (0..VISIBLE_HEIGHT).map(move |row| (col, row)))
+}
+
+/// The orthogonal neighbours of a cell within rows 1-12.
+fn visible_neighbours(col: usize, row: usize) -> impl Iterator<Item = (usize, usize)> {
+    [(col.wrapping_sub(1), row), (col + 1, row), (col, row.wrapping_sub(1)), (col, row + 1)]
+        .into_iter()
+        .filter(|&(c, r)| c < WIDTH && r < VISIBLE_HEIGHT)
+}
+
+/// Size of the group of same-kind cells within rows 1-12 around a visible cell.
+fn group_size(grid: &Grid, col: usize, row: usize) -> usize {
+    let mut group = vec![(col, row)];
+    let mut next = 0;
+    while let Some(&(c, r)) = group.get(next) {
+        for n in visible_neighbours(c, r) {
+            if grid[n.0][n.1] == grid[col][row] && !group.contains(&n) {
+                group.push(n);
+            }
+        }
+        next += 1;
+    }
+    group.len()
+}
+
+/// Slow reference of the resolution rules (spec §2) on a grid: every column falls, every
+/// colored group of 4 or more within rows 1-12 pops, garbage next to a popped puyo in those
+/// rows is cleared (hard garbage becomes garbage), and again until nothing pops. Returns the
+/// field, the links, the colored puyos popped and the garbage cleared.
+fn slow_resolve(f: &Field) -> (Field, u32, u32, u32) {
+    let mut grid: Grid = std::array::from_fn(|c| std::array::from_fn(|r| f.get(c, r)));
+    let (mut links, mut popped, mut cleared) = (0, 0, 0);
+    loop {
+        for column in &mut grid {
+            let stack: Vec<Puyo> = column.iter().flatten().copied().collect();
+            *column = std::array::from_fn(|r| stack.get(r).copied());
+        }
+        let popping: Vec<(usize, usize)> = visible_cells()
+            .filter(|&(c, r)| grid[c][r].is_some_and(Puyo::is_color) && group_size(&grid, c, r) >= 4)
+            .collect();
+        if popping.is_empty() {
+            return (grid_field(&grid), links, popped, cleared);
+        }
+        let hit: Vec<(usize, usize)> = visible_cells()
+            .filter(|&(c, r)| matches!(grid[c][r], Some(Puyo::Garbage | Puyo::Hard)))
+            .filter(|&(c, r)| visible_neighbours(c, r).any(|n| popping.contains(&n)))
+            .collect();
+        links += 1;
+        popped += popping.len() as u32;
+        for (c, r) in popping {
+            grid[c][r] = None;
+        }
+        for (c, r) in hit {
+            if grid[c][r] == Some(Puyo::Hard) {
+                grid[c][r] = Some(Puyo::Garbage);
+            } else {
+                grid[c][r] = None;
+                cleared += 1;
+            }
+        }
+    }
+}
+
+fn grid_field(grid: &Grid) -> Field {
+    let mut f = Field::new();
+    for (c, column) in grid.iter().enumerate() {
+        for (r, &cell) in column.iter().enumerate() {
+            f.set(c, r, cell);
+        }
+    }
+    f
 }
 
 proptest! {
@@ -218,6 +313,29 @@ proptest! {
         }
     }
 
+    /// Every placement on random fields with garbage (some of it hard) against the grid
+    /// reference: the same field, links, popped puyos and cleared garbage.
+    #[test]
+    fn play_resolves_as_the_rules_say(seed in any::<u64>(), moves in 0usize..40, garbage in 0u32..20, hard in any::<u128>()) {
+        let (mut f, mut rng) = random_field(seed, moves);
+        f.drop_garbage(garbage, &mut rng);
+        for (c, r) in f.plane(Puyo::Garbage).cells() {
+            if hard >> (16 * c + r) & 1 == 1 {
+                f.set(c, r, Some(Puyo::Hard));
+            }
+        }
+        let pair = Pair::random(&mut rng, 4);
+        for p in f.legal_placements(pair) {
+            let mut played = f;
+            let chain = played.play(pair, p).unwrap();
+            let mut placed = f;
+            placed.place(pair, p).unwrap();
+            let (want, links, popped, cleared) = slow_resolve(&placed);
+            prop_assert_eq!(played, want);
+            prop_assert_eq!((chain.links, chain.popped, chain.garbage), (links, popped, cleared));
+        }
+    }
+
     #[test]
     fn legal_list_matches_rule_check(seed in any::<u64>(), moves in 0usize..60) {
         let (f, mut rng) = random_field(seed, moves);
@@ -245,9 +363,12 @@ proptest! {
         for (c, r, k) in cells {
             f.set(c, r, Some(Puyo::ALL[k]));
         }
-        let n = f.count();
+        let floating = f;
         f.settle();
         prop_assert!(f.is_settled());
-        prop_assert_eq!(f.count(), n);
+        for col in 0..WIDTH {
+            let stack = |g: &Field| (0..HEIGHT).filter_map(|row| g.get(col, row)).collect::<Vec<_>>();
+            prop_assert_eq!(stack(&f), stack(&floating), "column {} keeps its order", col);
+        }
     }
 }
