@@ -139,6 +139,11 @@ fn garbage_drop_follows_the_spec() {
     let heights: Vec<usize> = (0..WIDTH).map(|c| f.height(c)).collect();
     assert_eq!(heights.iter().sum::<usize>(), 9);
     assert!(heights.iter().all(|&h| h == 1 || h == 2));
+    // What does not fit in 13 rows is discarded.
+    let mut f = Field::new();
+    f.drop_garbage_columns([0, 0, 20, 0, 0, 1]);
+    assert_eq!((0..WIDTH).map(|c| f.height(c)).collect::<Vec<_>>(), [0, 0, HEIGHT, 0, 0, 1]);
+    assert_eq!(f.count(), HEIGHT as u32 + 1);
 }
 
 #[test]
@@ -366,6 +371,7 @@ proptest! {
         let floating = f;
         f.settle();
         prop_assert!(f.is_settled());
+        prop_assert_eq!(floating.is_settled(), f == floating, "settled exactly when settling moves nothing");
         for col in 0..WIDTH {
             let stack = |g: &Field| (0..HEIGHT).filter_map(|row| g.get(col, row)).collect::<Vec<_>>();
             prop_assert_eq!(stack(&f), stack(&floating), "column {} keeps its order", col);
