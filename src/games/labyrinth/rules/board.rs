@@ -99,9 +99,11 @@ impl Insertion {
         self.0
     }
 
-    /// The point that would undo this one (N k ↔ S k, W k ↔ E k).
+    /// The point that would undo this one (N k ↔ S k, W k ↔ E k): three places on within its
+    /// half of [`Insertion::ALL`].
     pub fn opposite(self) -> Insertion {
-        Insertion(if self.0 < 6 { (self.0 + 3) % 6 } else { 6 + (self.0 - 6 + 3) % 6 })
+        let half = self.0 / 6 * 6;
+        Insertion(half + (self.0 + 3) % 6)
     }
 
     /// Legal points after `last` was played: all but its opposite.
@@ -317,6 +319,9 @@ fn glyph(t: Tile) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::labyrinth::rules::tile::{E, N, S, TREASURES, W};
+    use crate::games::labyrinth::setup::new_game;
+    use crate::lab::rng::game_rng;
 
     #[test]
     fn insertion_names_lines_and_opposites() {
@@ -334,6 +339,60 @@ mod tests {
             assert_eq!(Insertion::allowed(Some(i)).count(), 11);
             assert_eq!(i.push(i.line()[6]), i.line()[0], "wraps to the inserted tile");
         }
+    }
+
+    #[test]
+    fn manhattan_counts_steps_along_rows_and_columns() {
+        assert_eq!(manhattan(cell(1, 2), cell(4, 0)), 5);
+        assert_eq!(manhattan(cell(6, 6), cell(0, 0)), 12);
+        assert_eq!(manhattan(cell(3, 3), cell(3, 3)), 0);
+    }
+
+    /// On a board of crossroads every neighbour connects, and no passage leads off an edge:
+    /// column 6 does not join the next row's column 0 (the fixed tiles close that wrap on a
+    /// dealt board, so only such a board shows it).
+    #[test]
+    fn passages_stop_at_the_board_edge() {
+        let crossroads = Tile { open: N | E | S | W, treasure: None };
+        let maze = Board::new([crossroads; 49], crossroads).maze();
+        let cells = |keep: fn(u8, u8) -> bool| (0..49).filter(|&c| keep(c % SIZE, c / SIZE)).fold(0, |m, c| m | 1 << c);
+        assert_eq!(maze.east, cells(|x, _| x < SIZE - 1));
+        assert_eq!(maze.south, cells(|_, y| y < SIZE - 1));
+        assert_eq!(maze.reach_from(cell(3, 3)), ALL);
+    }
+
+    /// `with_tile` replaces what a cell had: the sides of the board with that tile changed.
+    #[test]
+    fn with_tile_replaces_a_cells_sides() {
+        let board = new_game(2, None, &mut game_rng(1, 0)).board;
+        for c in 0..49 {
+            for open in 0..16 {
+                let mut tiles: [Tile; 49] = board.tiles().try_into().expect("49 tiles");
+                tiles[c as usize].open = open;
+                assert_eq!(board.sides().with_tile(c, open), Board::new(tiles, board.spare).sides(), "cell {c}");
+            }
+        }
+    }
+
+    /// Each treasure ends where `move_tile` says once `Board::insert` has pushed the line,
+    /// the spare's and the pushed-out tile's included.
+    #[test]
+    fn move_tile_follows_insert() {
+        let (mut spare_entered, mut pushed_out) = (false, false);
+        for seed in 0..8 {
+            let board = new_game(2, None, &mut game_rng(seed, 0)).board;
+            for at in Insertion::ALL {
+                let mut after = board.clone();
+                after.insert(at, 0);
+                for t in 0..TREASURES.len() as Treasure {
+                    let before = board.find(t);
+                    assert_eq!(after.find(t), at.move_tile(before), "seed {seed}, {at}, treasure {t}");
+                    spare_entered |= before.is_none();
+                    pushed_out |= before == Some(at.line()[6]);
+                }
+            }
+        }
+        assert!(spare_entered && pushed_out, "the deals put treasures on the spare and the pushed-out cell");
     }
 
     #[test]
