@@ -374,6 +374,18 @@ mod tests {
         }
     }
 
+    /// `treasure_cells` holds the cells where `find` sees the treasures of the set.
+    #[test]
+    fn treasure_cells_are_where_the_set_is_found() {
+        let board = new_game(2, None, &mut game_rng(2, 0)).board;
+        let every = (1 << TREASURES.len()) - 1;
+        for set in [0, 1, 0b1011_0000_0110, 0b1111_0000_1111_0000, every] {
+            let in_set = (0..TREASURES.len() as Treasure).filter(|&t| set >> t & 1 != 0);
+            let want = in_set.filter_map(|t| board.find(t)).fold(0, |m, c| m | 1 << c);
+            assert_eq!(board.treasure_cells(set), want, "set {set:#b}");
+        }
+    }
+
     /// Each treasure ends where `move_tile` says once `Board::insert` has pushed the line,
     /// the spare's and the pushed-out tile's included.
     #[test]
