@@ -251,6 +251,18 @@ mod tests {
     }
 
     #[test]
+    fn a_stack_splits_into_revealed_and_hidden_cards() {
+        let p = Player::mid_game(0, 8, vec![3, 14, 7, 20], 2);
+        assert_eq!(p.revealed(), [3, 14]);
+        assert_eq!(p.hidden(), [7, 20]);
+        assert_eq!((p.current_card(), p.cards_left()), (Some(7), 2));
+        let done = Player::mid_game(0, 0, vec![3, 14], 2);
+        assert_eq!(done.revealed(), [3, 14]);
+        assert!(done.hidden().is_empty());
+        assert_eq!((done.current_card(), done.cards_left()), (None, 0));
+    }
+
+    #[test]
     fn blocked_and_unreachable_turns_are_refused() {
         let mut rng = game_rng(3, 0);
         let mut g = new_game(2, Some(0), &mut rng);

@@ -92,3 +92,49 @@ pub fn destinations(maze: Maze, pos: Cell) -> impl Iterator<Item = Cell> {
     let others: Cells = maze.reach_from(pos) & !(1 << pos);
     std::iter::once(pos).chain(super::board::cells_of(others))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::labyrinth::rules::game::{GameState, Player};
+    use crate::games::labyrinth::setup::new_game;
+    use crate::lab::rng::game_rng;
+
+    /// Three seats: seat 0 after card 2, seat 1 after card 5, seat 2 going home.
+    fn mid_game() -> GameState {
+        let board = new_game(3, Some(0), &mut game_rng(7, 0)).board;
+        let players = vec![
+            Player::mid_game(0, 0, vec![0, 1, 2, 3], 2),
+            Player::mid_game(6, 6, vec![4, 5, 6], 1),
+            Player::mid_game(48, 48, vec![7, 8], 2),
+        ];
+        GameState::new(board, players, 0)
+    }
+
+    fn bits(cards: &[Treasure]) -> u32 {
+        cards.iter().map(|&t| 1 << t).sum()
+    }
+
+    #[test]
+    fn unrevealed_leaves_out_every_revealed_card_and_the_observers_own() {
+        let g = mid_game();
+        let all = (1 << 24) - 1;
+        assert_eq!(g.observe(0).unrevealed(), all & !bits(&[0, 1, 2, 4, 7, 8]));
+        assert_eq!(g.observe(1).unrevealed(), all & !bits(&[0, 1, 4, 5, 7, 8]));
+        assert_eq!(g.observe(2).target, Target::Home);
+        assert_eq!(g.observe(2).unrevealed(), all & !bits(&[0, 1, 4, 7, 8]));
+    }
+
+    #[test]
+    fn destinations_are_the_reachable_cells_each_once_the_start_first() {
+        let board = new_game(2, Some(0), &mut game_rng(9, 0)).board;
+        let maze = board.maze();
+        for pos in 0..49 {
+            let dests: Vec<Cell> = destinations(maze, pos).collect();
+            assert_eq!(dests[0], pos);
+            let set: Cells = dests.iter().map(|&c| 1u64 << c).fold(0, |a, b| a | b);
+            assert_eq!(set, maze.reach_from(pos));
+            assert_eq!(dests.len() as u32, set.count_ones(), "no cell twice");
+        }
+    }
+}
