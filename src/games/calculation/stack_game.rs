@@ -455,6 +455,28 @@ mod tests {
     }
 
     #[test]
+    fn signatures_mark_where_each_stack_is_first_forbidden() {
+        // Stack 0 is forbidden from card 2 of chain 0, stack 1 from card 3, stack 2 from
+        // card 1 of chain 1; a chain where a stack is never forbidden gives its length.
+        let p = Position::pair(3, &[0, 0, 1, 3], &[0, 4], &[2; 4], &[4; 2]);
+        assert_eq!(p.signatures(), [2 | 2 << 4, 3 | 2 << 4, 4 | 1 << 4, 0]);
+    }
+
+    /// The entry cache packs every card: positions that differ only in their last two cards
+    /// (of 8, the end of one packed word, or of 12, the end of all) get their own values.
+    #[test]
+    fn the_entry_cache_tells_apart_positions_that_differ_only_in_the_last_cards() {
+        let alone = |x: Position| std::thread::spawn(move || x.value()).join().unwrap();
+        for n in [8, 12] {
+            let free = Position::single(3, &chain(n));
+            let last_forbidden = Position::single(3, &[chain(n - 2), vec![3, 3]].concat());
+            let in_turn = std::thread::spawn(move || (free.value(), last_forbidden.value())).join().unwrap();
+            assert_ne!(alone(free), alone(last_forbidden), "n = {n}");
+            assert_eq!(in_turn, (alone(free), alone(last_forbidden)), "n = {n}");
+        }
+    }
+
+    #[test]
     fn successor_example_of_the_paper() {
         // Spec §3.2: (a)=[7{}]→(b)=[1{1}], (c)=[3{}]→(b), (c)→(d)=[1{1}]; draw c's 2nd card.
         // Chain 0 = a then b, chain 1 = c then d.
