@@ -302,6 +302,19 @@ mod tests {
     }
 
     #[test]
+    fn free_slots_are_the_open_slots_no_stack_card_claims() {
+        // Foundation 0 has played A, 2; foundation 1 has played 2, 4, 6.
+        let table = Table { foundations: [2, 3, 0, 0], stacks: vec![Vec::new(); 3] };
+        let plan = Plan::default();
+        // A 2 fills slot 2 of foundation 0, 1 of foundation 1, 5 of foundation 2, 7 of 3.
+        assert_eq!(plan.free_slots(&table, 2).collect::<Vec<_>>(), [2, 3]);
+        // A 6 fills slot 6, 3, 2 and 8; the plan gives foundation 2's to a stacked 6.
+        let claimed = plan.with(Card { rank: 6, id: 0 }, 2);
+        assert_eq!(plan.free_slots(&table, 6).collect::<Vec<_>>(), [0, 2, 3]);
+        assert_eq!(claimed.free_slots(&table, 6).collect::<Vec<_>>(), [0, 3]);
+    }
+
+    #[test]
     fn cascade_follows_the_plan() {
         let (table, plan) = table_with_plan([0, 0, 0, 0], &["2-0 A-0", "2-1", ""]);
         assert_eq!(table.cascade(&plan), vec![(0, 0), (0, 0), (1, 1)]);
