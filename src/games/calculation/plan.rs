@@ -254,6 +254,25 @@ mod tests {
         assert_eq!(estimate(&bad, &plan, 5).value, 0.0);
     }
 
+    #[test]
+    fn a_lost_foundation_or_pair_costs_the_score_a_factor_lost_not_everything() {
+        let close = |got: f64, want: f64| assert!((got / want - 1.0).abs() < 1e-9, "score {got:e}, want {want:e}");
+        // The 6 and the Q of foundation 2 lose it in the stack game; its pairs then count 1.
+        let (table, plan) = table_with_plan([0; 4], &["6-2", "Q-2"]);
+        let e = estimate(&table, &plan, 3);
+        let ([p0, p1, p2, p3], pair) = (e.single, e.pair);
+        assert!(p2 == 0.0 && p0 * p1 * p3 > 0.0 && e.value == 0.0, "{e:?}");
+        close(e.score, p0 * p1 * LOST * p3 * pair[0] / (p0 * p1) * pair[2] / (p0 * p3) * pair[4] / (p1 * p3));
+        // Foundations 0 and 1 are each live but lost together.
+        let (table, plan) = table_with_plan([0, 0, 0, 1], &["T-3 2-0", "Q-1", "6-0"]);
+        let e = estimate(&table, &plan, 3);
+        let ([p0, p1, p2, p3], pair) = (e.single, e.pair);
+        assert!(pair[0] == 0.0 && p0 * p1 * p2 * p3 > 0.0 && e.value == 0.0, "{e:?}");
+        let live_pairs =
+            pair[1] / (p0 * p2) * pair[2] / (p0 * p3) * pair[3] / (p1 * p2) * pair[4] / (p1 * p3) * pair[5] / (p2 * p3);
+        close(e.score, p0 * p1 * p2 * p3 * LOST * live_pairs);
+    }
+
     /// The graph derived for one more stack card gives exactly the estimate built from the
     /// table, on random games under random plans (random labels, plan cascades played).
     #[test]
@@ -312,6 +331,30 @@ mod tests {
         let claimed = plan.with(Card { rank: 6, id: 0 }, 2);
         assert_eq!(plan.free_slots(&table, 6).collect::<Vec<_>>(), [0, 2, 3]);
         assert_eq!(claimed.free_slots(&table, 6).collect::<Vec<_>>(), [0, 3]);
+    }
+
+    #[test]
+    fn a_played_card_hands_its_slot_to_the_stack_card_planned_for_the_slot_it_took() {
+        // Stack cards by id: 4 to foundation 1, 2 to 0, 2 to 1.
+        let (table, plan) = table_with_plan([0; 4], &["4-1 2-0", "2-1", ""]);
+        let (four, two_to_0, two_to_1) = (table.stacks[0][0], table.stacks[0][1], table.stacks[1][0]);
+        let planned = |cards: &[(Card, u8)]| cards.iter().fold(Plan::default(), |p, &(c, f)| p.with(c, f));
+        // Played where planned: only its own label and claim go.
+        assert_eq!(plan.after_play(&table, two_to_1, 1, true), [planned(&[(four, 1), (two_to_0, 0)])]);
+        // Played to an unclaimed slot: its planned slot opens again.
+        assert_eq!(plan.after_play(&table, two_to_0, 2, true), [planned(&[(four, 1), (two_to_1, 1)])]);
+        assert_eq!(plan.after_play(&table, two_to_1, 3, true), [planned(&[(four, 1), (two_to_0, 0)])]);
+        // Played to the slot of the other 2 (not the 4's, another rank): that 2 takes its slot.
+        assert_eq!(plan.after_play(&table, two_to_0, 1, true), [planned(&[(four, 1), (two_to_1, 0)])]);
+        // A drawn 2 on an unclaimed slot changes nothing.
+        let drawn = Card { rank: 2, id: 40 };
+        assert_eq!(plan.after_play(&table, drawn, 3, false), [plan.clone()]);
+        // A drawn 2 on a claimed slot: the displaced 2 may take each slot still free.
+        let fanned = |f| planned(&[(four, 1), (two_to_0, 0), (two_to_1, f)]);
+        assert_eq!(plan.after_play(&table, drawn, 1, false), [fanned(2), fanned(3)]);
+        // With foundation 3's 2 played and the other slots claimed, no plan survives.
+        let (full, plan) = table_with_plan([0, 0, 0, 7], &["4-1 2-0", "2-1", "2-2"]);
+        assert_eq!(plan.after_play(&full, drawn, 1, false), []);
     }
 
     #[test]
