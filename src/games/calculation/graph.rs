@@ -261,3 +261,122 @@ enum Visit {
     Open,
     Done,
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::Rng;
+
+    use super::*;
+    use crate::games::calculation::rules::{Card, Deal};
+
+    /// Calls `visit` with the table, the plan and the card drawn next, before each of the first
+    /// 40 cards of a dozen games stacked at random under random plans, from foundations 0, 3
+    /// or 6 high (so that chains come in every length). The plan's cascade is played after
+    /// some cards only, so some tables come with a cascade pending.
+    fn walk(mut visit: impl FnMut(&Table, &Plan, Card)) {
+        let mut rng = crate::lab::rng::game_rng(9, 0);
+        for deal in 0..12u64 {
+            let stacks = 3 + deal as usize % 2;
+            let mut table = Table { foundations: [deal as u8 % 3 * 3; FOUNDATIONS], stacks: vec![Vec::new(); stacks] };
+            let mut plan = Plan::default();
+            for (id, &rank) in Deal::from_seed(9, deal).ranks.iter().enumerate().take(40) {
+                let card = Card { rank, id: id as u8 };
+                visit(&table, &plan, card);
+                let free: Vec<u8> = plan.free_slots(&table, rank).collect();
+                let Some(&f) = free.get(rng.random_range(0..free.len().max(1))) else { continue };
+                table.stacks[rng.random_range(0..stacks)].push(card);
+                plan = plan.with(card, f);
+                if rng.random_bool(0.5) {
+                    for (s, f) in table.cascade(&plan) {
+                        let top = table.stacks[s as usize].pop().expect("cascade moves a top");
+                        plan = plan.after_play(&table, top, f, true).swap_remove(0);
+                        table.foundations[f as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// What valuing reads of a graph: each foundation's stock-slot masks and, for every
+    /// foundation, the first of its stock slots each of them must wait for.
+    fn read(g: &Graph) -> Vec<(Vec<u8>, Vec<[u8; MAX_CHAIN]>)> {
+        (0..FOUNDATIONS)
+            .map(|a| (g.chain_masks(a, 0).to_vec(), (0..FOUNDATIONS).map(|b| g.cross(a, b, 0, 0)).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn a_derived_graph_reads_as_the_graph_built_from_its_table() {
+        let (mut derived, mut lost, mut blocked_cascades) = (0, 0, 0);
+        walk(|table, plan, card| {
+            let Some(base) = Graph::new(table, plan) else { return };
+            for s in 0..table.stacks.len() {
+                let mut after = table.clone();
+                after.stacks[s].push(card);
+                // Every foundation, taken slots too: the derivation must find those lost.
+                for f in 0..FOUNDATIONS {
+                    let built = Graph::new(&after, &plan.with(card, f as u8));
+                    match base.stacked(s, card.rank, f) {
+                        Stacked::Graph(g) => {
+                            derived += 1;
+                            assert_eq!(read(&g), read(&built.expect("a derived graph is live")), "{after:?} to {f}");
+                        }
+                        Stacked::Lost => {
+                            lost += 1;
+                            assert!(built.is_none(), "{after:?} to {f}");
+                        }
+                        Stacked::Rebuild => blocked_cascades += usize::from(base.cascaded >> s & 1 == 1),
+                    }
+                }
+            }
+        });
+        assert!(derived > 500 && lost > 100 && blocked_cascades > 10, "{derived} {lost} {blocked_cascades}");
+    }
+
+    #[test]
+    fn a_cut_cross_is_the_whole_cross_counted_from_the_cuts() {
+        // A foundation's slots are played in order: the slots of b that must wait for a slot
+        // of a are the tail of b's chain from the first of them on.
+        let mut cut_both = 0;
+        walk(|table, plan, _| {
+            let Some(g) = Graph::new(table, plan) else { return };
+            for (a, b) in (0..FOUNDATIONS).flat_map(|a| (0..FOUNDATIONS).map(move |b| (a, b))).filter(|(a, b)| a != b) {
+                let whole = g.cross(a, b, 0, 0);
+                for (oa, ob) in (0..=g.len[a]).flat_map(|oa| (0..=g.len[b]).map(move |ob| (oa, ob))) {
+                    let want: Vec<u8> = whole[oa..g.len[a]].iter().map(|&w| w.max(ob as u8) - ob as u8).collect();
+                    assert_eq!(g.cross(a, b, oa, ob)[..g.len[a] - oa], want, "{table:?} ({a}, {b}) from ({oa}, {ob})");
+                    cut_both += usize::from(oa > 0 && ob > 0 && oa < g.len[a]);
+                }
+            }
+        });
+        assert!(cut_both > 10_000, "{cut_both}");
+    }
+
+    #[test]
+    fn a_cut_pair_is_its_singles_times_the_reduction_factor_of_its_tails() {
+        // Pairs with neither chain cut, a's only, b's only, both.
+        let mut cut = [0; 4];
+        walk(|table, plan, _| {
+            let Some(g) = Graph::new(table, plan) else { return };
+            let single: Vec<f64> = (0..FOUNDATIONS).map(|f| g.single(f, 0).value()).collect();
+            for window in [2, 4, 6] {
+                let tail: Vec<f64> = (0..FOUNDATIONS).map(|f| g.single(f, g.cut(f, window)).value()).collect();
+                for (a, b) in (0..FOUNDATIONS).flat_map(|a| (a + 1..FOUNDATIONS).map(move |b| (a, b))) {
+                    let (oa, ob) = (g.cut(a, window), g.cut(b, window));
+                    let want = match (oa, ob) {
+                        (0, 0) => g.pair(a, b, 0, 0).value(),
+                        _ if tail[a] * tail[b] == 0.0 => single[a] * single[b],
+                        _ => single[a] * single[b] * (g.pair(a, b, oa, ob).value() / (tail[a] * tail[b])),
+                    };
+                    assert_eq!(
+                        g.pair_value((a, b), window, &single, &tail),
+                        want,
+                        "{table:?} ({a}, {b}) window {window}"
+                    );
+                    cut[usize::from(oa > 0) + 2 * usize::from(ob > 0)] += 1;
+                }
+            }
+        });
+        assert!(cut.iter().all(|&n| n > 50), "{cut:?}");
+    }
+}

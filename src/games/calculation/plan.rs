@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(plan.after_play(&table, two_to_0, 1, true), [planned(&[(four, 1), (two_to_1, 0)])]);
         // A drawn 2 on an unclaimed slot changes nothing.
         let drawn = Card { rank: 2, id: 40 };
-        assert_eq!(plan.after_play(&table, drawn, 3, false), [plan.clone()]);
+        assert_eq!(plan.after_play(&table, drawn, 3, false), std::slice::from_ref(&plan));
         // A drawn 2 on a claimed slot: the displaced 2 may take each slot still free.
         let fanned = |f| planned(&[(four, 1), (two_to_0, 0), (two_to_1, f)]);
         assert_eq!(plan.after_play(&table, drawn, 1, false), [fanned(2), fanned(3)]);
