@@ -34,10 +34,8 @@ pub trait Player: Send {
     fn name(&self) -> String;
     /// Where the drawn card goes (or which stack top plays to a foundation).
     fn decide(&mut self, obs: &Observation) -> Decision;
-    /// The foundation this player currently means `card` (on a stack) for, if it says.
-    fn label(&self, _card: Card) -> Option<u8> {
-        None
-    }
+    /// The foundation this player currently means `card` (on a stack) for, if it has one.
+    fn label(&self, card: Card) -> Option<u8>;
 }
 
 /// The paper's tunable parameters. Default: its best configuration (lookahead 1, L = 200).
@@ -291,6 +289,7 @@ impl Player for Planner {
             return Decision { target: None, moves, estimate: 0.0, why: why.into() };
         };
         let options = self.scored_options(obs, card);
+        // Ties go to the first option: a foundation before any stack.
         let mut best = 0;
         for (i, o) in options.iter().enumerate() {
             if o.1 > options[best].1 {
@@ -363,6 +362,7 @@ pub fn play_traced(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::calculation::rules::slot_of;
 
     #[test]
     fn the_lookahead_score_is_the_level0_value() {
@@ -458,5 +458,172 @@ mod tests {
             }
         }
         assert!(wins >= 3, "{wins}/6 with 4 stacks");
+    }
+
+    /// Plays `deal` on `stacks` stacks with `planner`, showing `visit` the planner and the game
+    /// before each decision.
+    fn play_visiting(deal: Deal, stacks: usize, planner: &mut Planner, mut visit: impl FnMut(&Planner, &Game)) {
+        let mut game = Game::new(deal, stacks).unwrap();
+        while game.current().is_some() {
+            visit(planner, &game);
+            let decision = planner.decide(&game.observe());
+            game.place(decision.target.expect("a card is drawn")).unwrap();
+            for &(s, f) in &decision.moves {
+                game.move_top(s, f).unwrap();
+            }
+        }
+    }
+
+    fn table_of(game: &Game) -> Table {
+        Table { foundations: game.foundations, stacks: game.stacks.clone() }
+    }
+
+    #[test]
+    fn a_step_holds_the_table_after_its_placement_and_cascade() {
+        let mut planner = Planner::new(PlannerParams { plans: 20, lookahead: 0, ..PlannerParams::default() });
+        let (mut to_foundations, mut cascades) = (0, 0);
+        play_visiting(Deal::from_seed(4, 0), 4, &mut planner, |planner, game| {
+            let (table, card) = (table_of(game), game.current().unwrap());
+            let bases = bases(&table, &planner.beam);
+            for t in Planner::targets(&table, card.rank) {
+                let step = planner.advance((&table, &planner.beam, &bases), card, t);
+                let mut played = game.clone();
+                played.place(t).unwrap();
+                for &(s, f) in &step.moves {
+                    played.move_top(s, f).unwrap();
+                }
+                assert_eq!(step.table, table_of(&played), "card {} to {t}", card.id);
+                to_foundations += matches!(t, Target::Foundation(_)) as usize;
+                cascades += !step.moves.is_empty() as usize;
+            }
+        });
+        assert!(to_foundations > 0 && cascades > 0, "{to_foundations} foundation steps, {cascades} cascades");
+    }
+
+    #[test]
+    fn a_looked_ahead_option_scores_the_mean_over_the_next_rank_of_the_best_reply() {
+        // Paper §5: lookahead 1 averages, over the next card's rank weighted by the unseen
+        // cards of that rank, the best level-0 estimate of placing it after the option.
+        let params = PlannerParams { plans: 6, lookahead: 1, ..PlannerParams::default() };
+        let replies = PlannerParams { lookahead: 0, ..params.clone() };
+        let mut options_checked = 0;
+        play_visiting(Deal::from_seed(7, 0), 4, &mut Planner::new(params), |planner, game| {
+            let (obs, table) = (game.observe(), table_of(game));
+            let card = obs.drawn.unwrap();
+            let bases = bases(&table, &planner.beam);
+            for choice in planner.options(&obs) {
+                let step = planner.advance((&table, &planner.beam, &bases), card, choice.target);
+                let replier = Planner { params: replies.clone(), beam: step.beam.clone() };
+                let mut sum = 0.0;
+                for rank in 1..=13u8 {
+                    let next = Observation {
+                        foundations: step.table.foundations,
+                        stacks: step.table.stacks.clone(),
+                        drawn: Some(Card { rank, id: card.id + 1 }),
+                        unseen: obs.unseen,
+                    };
+                    let best = replier.options(&next).iter().map(|c| c.estimate).fold(0.0, f64::max);
+                    sum += obs.unseen[rank as usize] as f64 * best;
+                }
+                let expected = if obs.stock_left() == 0 { step.value } else { sum / obs.stock_left() as f64 };
+                assert_eq!(choice.estimate, expected, "card {} to {}", card.id, choice.target);
+                options_checked += 1;
+            }
+        });
+        assert!(options_checked > 52, "{options_checked} options");
+    }
+
+    #[test]
+    fn with_a_lookahead_ratio_a_lone_option_skips_the_lookahead() {
+        // A first card above 4 fits no foundation: the first stack is its only option.
+        let deal = (0..).map(|i| Deal::from_seed(13, i)).find(|d| d.ranks[0] > 4).unwrap();
+        let obs = Game::new(deal, 4).unwrap().observe();
+        let estimate = |lookahead, lookahead_ratio| {
+            let planner =
+                Planner::new(PlannerParams { plans: 6, lookahead, lookahead_ratio, ..PlannerParams::default() });
+            let options = planner.options(&obs);
+            assert_eq!(options.len(), 1, "{options:?}");
+            options[0].estimate
+        };
+        let level0 = estimate(0, 0.0);
+        assert_ne!(estimate(1, 0.0), level0, "the paper looks ahead even from a lone option");
+        assert_eq!(estimate(1, 0.5), level0);
+    }
+
+    #[test]
+    fn a_decision_scores_its_best_plan_with_pair_games_of_half_the_pair_limit() {
+        // pair_limit counts the stock cards of both foundations of a pair game: an odd limit
+        // rounds down to whole cards per foundation.
+        for (pair_limit, window) in [(4, 2), (7, 3)] {
+            let params = PlannerParams { plans: 20, lookahead: 0, pair_limit, ..PlannerParams::default() };
+            let mut planner = Planner::new(params);
+            let mut game = Game::new(Deal::from_seed(8, 0), 4).unwrap();
+            let mut checked = 0;
+            while game.current().is_some() {
+                let decision = planner.decide(&game.observe());
+                game.place(decision.target.unwrap()).unwrap();
+                if decision.moves.is_empty() && !planner.beam.is_empty() {
+                    let score = estimate(&table_of(&game), &planner.beam[0], window).score;
+                    let tolerance = 1e-9 * score.abs().max(f64::MIN_POSITIVE);
+                    assert!((decision.estimate - score).abs() <= tolerance, "{} vs {score}", decision.estimate);
+                    checked += 1;
+                }
+                for &(s, f) in &decision.moves {
+                    game.move_top(s, f).unwrap();
+                }
+            }
+            assert!(checked > 20, "pair limit {pair_limit}: {checked} decisions");
+        }
+    }
+
+    #[test]
+    fn tied_options_go_to_the_first_target_a_foundation_before_any_stack() {
+        let params = PlannerParams { plans: 20, lookahead: 0, ..PlannerParams::default() };
+        let mut ties = 0;
+        for i in 0..3 {
+            play_visiting(Deal::from_seed(9, i), 4, &mut Planner::new(params.clone()), |planner, game| {
+                let obs = game.observe();
+                let options = planner.options(&obs);
+                let best = options.iter().map(|c| c.estimate).fold(f64::MIN, f64::max);
+                let mut tied = options.iter().filter(|c| c.estimate == best);
+                let first = tied.next().unwrap().target;
+                if tied.next().is_some() {
+                    assert_eq!(planner.clone().decide(&obs).target, Some(first), "{options:?}");
+                    ties += 1;
+                }
+            });
+        }
+        assert!(ties > 0);
+    }
+
+    #[test]
+    fn labels_give_each_stack_card_its_own_open_slot_and_nothing_else_a_label() {
+        let params = PlannerParams { plans: 20, lookahead: 0, ..PlannerParams::default() };
+        let mut planner = Planner::new(params);
+        assert_eq!((planner.name().as_str(), planner.plan_count()), ("planner L=20 lookahead=0", 1));
+        let (mut most_plans, mut labelled) = (0, 0);
+        play_visiting(Deal::from_seed(6, 0), 4, &mut planner, |planner, game| {
+            most_plans = most_plans.max(planner.plan_count());
+            if planner.plan_count() == 0 {
+                return;
+            }
+            let mut slots = HashSet::new();
+            let stacked: HashSet<Card> = game.stacks.iter().flatten().copied().collect();
+            for id in 0..52u8 {
+                let card = Card { rank: game.deal().ranks[id as usize], id };
+                let label = planner.label(card);
+                if !stacked.contains(&card) {
+                    assert_eq!(label, None, "card {id} is not on a stack");
+                    continue;
+                }
+                let f = label.unwrap_or_else(|| panic!("stack card {id} has no foundation")) as usize;
+                let slot = slot_of(f, card.rank);
+                assert!(slot > game.foundations[f], "card {id} labelled for a filled slot of foundation {f}");
+                assert!(slots.insert((f, slot)), "two stack cards for slot {slot} of foundation {f}");
+                labelled += 1;
+            }
+        });
+        assert!(most_plans > 1 && most_plans <= 20, "{most_plans} plans");
+        assert!(labelled > 100, "{labelled} labels checked");
     }
 }
