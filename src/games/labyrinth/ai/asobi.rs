@@ -74,6 +74,26 @@ impl AsobiBot {
         }
     }
 
+    /// For each cell, how many of the next player's replies to `after` leave us a turn from
+    /// there onto the target; and how many replies there are.
+    fn next_turn_counts(&self, obs: &Observation, after: &Inserted, boards: &mut u64) -> ([u32; 49], u32) {
+        let target = obs.target_cell(&after.node.board);
+        let mut counts = [0u32; 49];
+        let mut replies = 0u32;
+        for reply in self.replies(after) {
+            replies += 1;
+            let at = reply.insertion();
+            let target = match obs.target {
+                Target::Home => None,
+                Target::Treasure(_) => at.move_tile(target),
+            };
+            for c in cells_of(at.pull(Self::ways(obs, &reply.node.board, at, target, boards))) {
+                counts[c as usize] += 1;
+            }
+        }
+        (counts, replies)
+    }
+
     /// The next player's possible insertions after `after`.
     fn replies<'a>(&self, after: &'a Inserted) -> impl Iterator<Item = Inserted> + 'a {
         let rotations = self.0.reply_rotations.clamp(1, 4);
@@ -132,21 +152,8 @@ impl Bot for AsobiBot {
         } else {
             for after in &afters {
                 let threat = self.threat(obs, after, &mut boards);
-                let target = obs.target_cell(&after.node.board);
-                let walls = wall_distance(after.maze, target);
-                let mut counts = [0u32; 49];
-                let mut replies = 0u32;
-                for reply in self.replies(after) {
-                    replies += 1;
-                    let at = reply.insertion();
-                    let target = match obs.target {
-                        Target::Home => None,
-                        Target::Treasure(_) => at.move_tile(target),
-                    };
-                    for c in cells_of(at.pull(Self::ways(obs, &reply.node.board, at, target, &mut boards))) {
-                        counts[c as usize] += 1;
-                    }
-                }
+                let walls = wall_distance(after.maze, obs.target_cell(&after.node.board));
+                let (counts, replies) = self.next_turn_counts(obs, after, &mut boards);
                 for dest in cells_of(after.maze.reach_from(after.node.pos[me])) {
                     let chance = f64::from(counts[dest as usize]) / f64::from(replies);
                     let value = chance - self.0.threat * threat + self.0.fixed * f64::from(is_fixed(dest))
@@ -162,5 +169,188 @@ impl Bot for AsobiBot {
         }
         let (_, turn, why) = best.expect("there is always a legal turn");
         Decision::plain(turn, why, boards)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::labyrinth::ai::test_positions::{out_of_reach, positions};
+    use crate::games::labyrinth::rules::board::{cell, xy};
+    use crate::games::labyrinth::rules::tile::{E, N, S, W};
+    use crate::games::labyrinth::rules::{GameState, Player, Turn};
+    use crate::games::labyrinth::setup::new_game;
+    use crate::lab::rng::game_rng;
+
+    /// Walls between each cell and `t` the slow way: Dijkstra over neighbours, a step costing 0
+    /// where both tiles open towards each other and 1 otherwise.
+    fn slow_wall_distance(board: &Board, t: Cell) -> [u8; 49] {
+        let mut dist = [u8::MAX; 49];
+        dist[t as usize] = 0;
+        let mut todo = vec![t];
+        while let Some(c) = todo.pop() {
+            let (x, y) = xy(c);
+            for (out, back, dx, dy) in [(N, S, 0, -1), (S, N, 0, 1), (E, W, 1, 0), (W, E, -1, 0)] {
+                let (nx, ny) = (x as i8 + dx, y as i8 + dy);
+                if !(0..7).contains(&nx) || !(0..7).contains(&ny) {
+                    continue;
+                }
+                let n = cell(nx as u8, ny as u8);
+                let open = board.tile(c).is_open(out) && board.tile(n).is_open(back);
+                let d = dist[c as usize] + u8::from(!open);
+                if d < dist[n as usize] {
+                    dist[n as usize] = d;
+                    todo.push(n);
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn wall_distance_counts_the_walls_to_break_on_the_cheapest_way() {
+        for obs in positions() {
+            for t in [0, 24, 30, 48] {
+                assert_eq!(wall_distance(obs.board.maze(), Some(t)), slow_wall_distance(&obs.board, t), "target {t}");
+            }
+        }
+        assert_eq!(wall_distance(positions()[0].board.maze(), None), [6; 49]);
+    }
+
+    fn bot(reply_rotations: u8) -> AsobiBot {
+        AsobiBot(AsobiParams { reply_rotations, ..AsobiParams::default() })
+    }
+
+    /// Every reply of the next player to `after`: its insertion, rotation and board.
+    fn replies(after: &Inserted, rotations: u8) -> Vec<(Insertion, Board)> {
+        let allowed = Insertion::allowed(after.node.last);
+        allowed
+            .flat_map(|at| {
+                (0..rotations).map(move |r| {
+                    let mut board = after.node.board.clone();
+                    board.insert(at, r);
+                    (at, board)
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_threat_is_the_share_of_possible_targets_the_next_player_reaches() {
+        // Its card is hidden: every card of U is as likely. Going home, the threat is all or
+        // nothing. `positions()[6]` hands the turn to a player going home.
+        let mut seen = [0; 3]; // threats of 0, between, 1
+        for (i, obs) in positions().iter().enumerate() {
+            let next = (obs.me + 1) % obs.players.len();
+            let p = &obs.players[next];
+            for rotations in [4, 2] {
+                let bot = bot(rotations);
+                for after in Node::root(obs).insertions().step_by(7) {
+                    let mut reached = 0u32;
+                    let mut home = false;
+                    for (at, board) in replies(&after, rotations) {
+                        let reach = board.maze().reach_from(at.push(after.node.pos[next]));
+                        home |= reach >> p.home & 1 == 1;
+                        let u = obs.unrevealed();
+                        for t in (0..24).filter(|t| u >> t & 1 == 1) {
+                            if board.find(t).is_some_and(|c| reach >> c & 1 == 1) {
+                                reached |= 1 << t;
+                            }
+                        }
+                    }
+                    let want = if p.cards_left == 0 {
+                        f64::from(home)
+                    } else {
+                        f64::from(reached.count_ones()) / f64::from(obs.unrevealed().count_ones())
+                    };
+                    let threat = bot.threat(obs, &after, &mut 0);
+                    assert_eq!(threat, want, "position {i}, {} rot {}", after.insertion(), after.rotation);
+                    seen[usize::from(threat > 0.0) + usize::from(threat == 1.0)] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
+
+    /// Whether some turn of ours on `board` (after the reply `last`) walks from `from` onto the
+    /// target, every insertion and rotation tried.
+    fn reaches_next_turn(obs: &Observation, board: &Board, last: Insertion, from: Cell) -> bool {
+        Insertion::allowed(Some(last)).any(|at| {
+            (0..4).any(|r| {
+                let mut next = board.clone();
+                next.insert(at, r);
+                obs.target_cell(&next).is_some_and(|t| next.maze().reach_from(at.push(from)) >> t & 1 == 1)
+            })
+        })
+    }
+
+    #[test]
+    fn a_cells_count_is_the_replies_after_which_our_next_turn_reaches_the_target() {
+        // Out of reach now, and going home (the target never moves).
+        let board = new_game(2, Some(0), &mut game_rng(5, 0)).board;
+        let players = vec![Player::mid_game(0, 24, vec![3], 1), Player::mid_game(48, 48, vec![6, 7], 0)];
+        let going_home = GameState::new(board, players, 0).observe(0);
+        let mut counted = 0;
+        for obs in [out_of_reach()[0].clone(), going_home] {
+            for rotations in [4, 1] {
+                let bot = bot(rotations);
+                for after in Node::root(&obs).insertions().step_by(37) {
+                    let (counts, replies) = bot.next_turn_counts(&obs, &after, &mut 0);
+                    let all = self::replies(&after, rotations);
+                    assert_eq!(replies as usize, all.len());
+                    for dest in cells_of(after.maze.reach_from(after.node.pos[obs.me])) {
+                        let want =
+                            all.iter().filter(|(at, board)| reaches_next_turn(&obs, board, *at, at.push(dest))).count();
+                        assert_eq!(
+                            counts[dest as usize] as usize,
+                            want,
+                            "{} rot {} to {dest}",
+                            after.insertion(),
+                            after.rotation
+                        );
+                        counted += usize::from(want > 0);
+                    }
+                }
+            }
+        }
+        assert!(counted > 0);
+    }
+
+    #[test]
+    fn the_bot_plays_the_first_turn_of_the_highest_value() {
+        // In reach: reach_now − threat·w among the turns onto the target. Otherwise:
+        // chance − threat·w + fixed·[fixed tile] − maze_distance·walls.
+        let params = AsobiParams { reply_rotations: 1, ..AsobiParams::default() };
+        let bot = AsobiBot(params.clone());
+        for obs in positions().into_iter().chain(out_of_reach()) {
+            let mut best: Option<(f64, Turn)> = None;
+            let mut offer = |value: f64, turn| {
+                if best.is_none_or(|(b, _)| value > b) {
+                    best = Some((value, turn));
+                }
+            };
+            let afters: Vec<Inserted> = Node::root(&obs).insertions().collect();
+            let reach = |a: &Inserted| a.maze.reach_from(a.node.pos[obs.me]);
+            let in_reach = |a: &Inserted| obs.target_cell(&a.node.board).filter(|&t| reach(a) >> t & 1 == 1);
+            let now = afters.iter().any(|a| in_reach(a).is_some());
+            for a in &afters {
+                let threat = bot.threat(&obs, a, &mut 0);
+                if now {
+                    if let Some(t) = in_reach(a) {
+                        offer(params.reach_now - params.threat * threat, a.turn(t));
+                    }
+                    continue;
+                }
+                let (counts, replies) = bot.next_turn_counts(&obs, a, &mut 0);
+                let walls = wall_distance(a.maze, obs.target_cell(&a.node.board));
+                for dest in cells_of(reach(a)) {
+                    let chance = f64::from(counts[dest as usize]) / f64::from(replies);
+                    let tie_break = params.fixed * f64::from(is_fixed(dest))
+                        - params.maze_distance * f64::from(walls[dest as usize]);
+                    offer(chance - params.threat * threat + tie_break, a.turn(dest));
+                }
+            }
+            assert_eq!(bot.decide(&obs, &mut game_rng(0, 0)).turn, best.unwrap().1);
+        }
     }
 }

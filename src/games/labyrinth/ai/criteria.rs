@@ -177,8 +177,10 @@ impl Bot for CriterionBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::labyrinth::ai::test_positions::{out_of_reach, positions};
     use crate::games::labyrinth::rules::board::cell;
-    use crate::games::labyrinth::rules::{Shape, Tile};
+    use crate::games::labyrinth::rules::{Board, Shape, Tile};
+    use crate::lab::rng::game_rng;
 
     /// Figure 3.1's target: the Mouse on (3,3), a corner open S and W.
     fn grid(c: &Criterion) -> Vec<Vec<f64>> {
@@ -188,6 +190,22 @@ mod tests {
 
     fn rows(text: &str) -> Vec<Vec<f64>> {
         text.lines().map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect()).collect()
+    }
+
+    #[test]
+    fn walled_checks_only_the_sides_of_t_facing_the_destination() {
+        let t = cell(3, 3);
+        let (upright, across) = (Tile::new(Shape::Straight, 0, None), Tile::new(Shape::Straight, 1, None));
+        let walled_at = |tile, x, y| walled(t, tile, cell(x, y));
+        // In line: the one facing side decides.
+        assert!(walled_at(upright, 5, 3) && walled_at(upright, 1, 3));
+        assert!(!walled_at(upright, 3, 1) && !walled_at(upright, 3, 6));
+        assert!(walled_at(across, 3, 1) && walled_at(across, 3, 5));
+        assert!(!walled_at(across, 0, 3) && !walled_at(across, 6, 3));
+        // Diagonal: walled only when both facing sides are closed.
+        assert!(!walled_at(upright, 5, 1) && !walled_at(across, 1, 5));
+        assert!(walled_at(Tile::new(Shape::Corner, 2, None), 5, 1), "a corner open S and W, seen from the NE");
+        assert!(!walled_at(upright, 3, 3), "T itself faces nothing");
     }
 
     #[test]
@@ -217,5 +235,176 @@ mod tests {
              190 205 230 245 230 205 190",
         );
         assert_eq!(grid(&Criterion::SLIDE_DIRECTION), want);
+    }
+
+    fn root_children(bot: &CriterionBot, obs: &Observation) -> Vec<Child> {
+        bot.children(obs, &Node::root(obs), None, obs.unrevealed())
+    }
+
+    /// Treasures of U on `board` that a piece on `pos` reaches, counted cell by cell.
+    fn reachable_unrevealed(obs: &Observation, board: &Board, pos: Cell) -> f64 {
+        let reach = board.maze().reach_from(pos);
+        let u = obs.unrevealed();
+        let on_board = (0..24).filter(|&t| u >> t & 1 == 1).filter_map(|t| board.find(t));
+        on_board.filter(|&c| reach >> c & 1 == 1).count() as f64
+    }
+
+    #[test]
+    fn a_child_scores_the_criterions_terms_for_its_turn() {
+        // level.rs: score = target·[dest = T] + base − distance·d − wall·wall + fixed·fixed
+        //   + two_dir·twoDir + mine·mine − opp·opp − opp_home·[an opponent going home reaches it].
+        let (mut offboard, mut homes_reached, mut homes_missed) = (0, 0, 0);
+        for obs in positions() {
+            let mine_only = Criterion { mine: 3.0, ..Criterion::DISTANCE };
+            let opp_only = Criterion { opp: 2.0, ..Criterion::DISTANCE };
+            for c in [Criterion::TREASURE_COUNT, Criterion::HYBRID, Criterion::SLIDE_DIRECTION, mine_only, opp_only] {
+                let children = root_children(&CriterionBot::new(c.clone(), SearchParams::default()), &obs);
+                let turns: Vec<Turn> = children.iter().map(|k| k.first).collect();
+                assert_eq!(turns, obs.legal_turns());
+                for (child, turn) in children.iter().zip(turns) {
+                    let mut board = obs.board.clone();
+                    board.insert(turn.insertion, turn.rotation);
+                    let pos: Vec<Cell> = obs.players.iter().map(|p| turn.insertion.push(p.pos)).collect();
+                    let (x, y) = xy(turn.dest);
+                    let mut want = c.base + c.fixed * f64::from(is_fixed(turn.dest));
+                    want += c.two_dir * f64::from((x + y) % 2 == 1);
+                    let target = obs.target_cell(&board);
+                    match target {
+                        None => want -= c.distance * c.offboard_distance,
+                        Some(t) if t == turn.dest => want += c.target,
+                        Some(t) => {
+                            want -= c.distance * f64::from(manhattan(t, turn.dest));
+                            want -= c.wall * f64::from(walled(t, board.tile(t), turn.dest));
+                        }
+                    }
+                    offboard += usize::from(target.is_none());
+                    for (seat, p) in obs.players.iter().enumerate() {
+                        let count = reachable_unrevealed(&obs, &board, pos[seat]);
+                        if seat == obs.me {
+                            want += c.mine * count;
+                            continue;
+                        }
+                        want -= c.opp * count;
+                        if p.cards_left == 0 {
+                            let home = board.maze().reach_from(pos[seat]) >> p.home & 1 == 1;
+                            want -= c.opp_home * f64::from(home);
+                            (homes_reached, homes_missed) =
+                                (homes_reached + usize::from(home), homes_missed + usize::from(!home));
+                        }
+                    }
+                    assert_eq!(child.score, want, "{turn:?} under {c:?}");
+                    assert_eq!(child.passes, target == Some(turn.dest), "{turn:?}");
+                    let mut moved = pos;
+                    moved[obs.me] = turn.dest;
+                    assert_eq!(child.node, Node { board, last: Some(turn.insertion), pos: moved });
+                }
+            }
+        }
+        assert!(offboard > 0 && homes_reached > 0 && homes_missed > 0, "{offboard} {homes_reached} {homes_missed}");
+    }
+
+    #[test]
+    fn a_numeric_threshold_passes_the_children_scoring_at_least_it() {
+        let obs = &positions()[1];
+        let mut scores: Vec<f64> = root_children(&CriterionBot::new(Criterion::HYBRID, SearchParams::default()), obs)
+            .iter()
+            .map(|k| k.score)
+            .collect();
+        scores.sort_by(f64::total_cmp);
+        let threshold = scores[scores.len() / 2];
+        let bot =
+            CriterionBot::new(Criterion { threshold: Some(threshold), ..Criterion::HYBRID }, SearchParams::default());
+        let children = root_children(&bot, obs);
+        for k in &children {
+            assert_eq!(k.passes, k.score >= threshold, "{}", k.score);
+        }
+        assert!(children.iter().any(|k| !k.passes));
+    }
+
+    /// Every criterion bot with `search`.
+    fn bots(search: &SearchParams) -> impl Iterator<Item = CriterionBot> + '_ {
+        [
+            Criterion::TREASURE_COUNT,
+            Criterion::DISTANCE,
+            Criterion::STATIC_TILE,
+            Criterion::HYBRID,
+            Criterion::SLIDE_DIRECTION,
+        ]
+        .into_iter()
+        .map(|c| CriterionBot::new(c, search.clone()))
+    }
+
+    /// The first child of the highest score among `children`.
+    fn first_best<'a>(children: impl Iterator<Item = &'a Child>) -> Option<&'a Child> {
+        children.fold(None, |best, k| if best.is_some_and(|b: &Child| b.score >= k.score) { best } else { Some(k) })
+    }
+
+    #[test]
+    fn a_passing_turn_is_played_at_once_the_best_scoring_first_of_equals() {
+        let mut played = 0;
+        for obs in positions() {
+            for bot in bots(&SearchParams::default()) {
+                let children = root_children(&bot, &obs);
+                let Some(best) = first_best(children.iter().filter(|k| k.passes)) else { continue };
+                let d = bot.decide(&obs, &mut game_rng(0, 0));
+                assert_eq!((d.turn, d.nodes, d.exhausted), (best.first, children.len() as u64, false));
+                played += 1;
+            }
+        }
+        assert!(played >= 10, "{played} positions with a pass at depth 1");
+    }
+
+    #[test]
+    fn without_a_pass_the_search_plays_the_first_best_parent_of_a_pass() {
+        // Each parent's children are searched in descending score order, canonical among
+        // equals: every parent before the chosen one has no passing child.
+        let search = SearchParams { budget: 1_000_000, max_depth: 2 };
+        for obs in out_of_reach() {
+            for bot in bots(&search) {
+                let parents = root_children(&bot, &obs);
+                let d = bot.decide(&obs, &mut game_rng(0, 0));
+                let chosen = parents.iter().position(|p| p.first == d.turn).unwrap();
+                let has_pass =
+                    |p: &Child| bot.children(&obs, &p.node, Some(p.first), obs.unrevealed()).iter().any(|k| k.passes);
+                let before = |(i, p): &(usize, &Child)| {
+                    p.score > parents[chosen].score || (p.score == parents[chosen].score && *i < chosen)
+                };
+                assert!(parents.iter().enumerate().filter(before).all(|(_, p)| !has_pass(p)), "{:?}", bot.criterion);
+                assert!(has_pass(&parents[chosen]), "{:?}", bot.criterion);
+                assert!(d.nodes > parents.len() as u64 && !d.exhausted);
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_without_a_pass_expands_each_round_up_to_the_deepest_once() {
+        // A threshold above every score: with max_depth 2 each depth-1 parent is expanded
+        // once, and their children are queued but never expanded.
+        let obs = &out_of_reach()[0];
+        let never = Criterion { threshold: Some(f64::INFINITY), ..Criterion::DISTANCE };
+        let parents = root_children(&CriterionBot::new(never.clone(), SearchParams::default()), obs);
+        let kids = |bot: &CriterionBot, p: &Child| bot.children(obs, &p.node, Some(p.first), obs.unrevealed()).len();
+        let bot = CriterionBot::new(never.clone(), SearchParams::default());
+        let generated = (parents.len() + parents.iter().map(|p| kids(&bot, p)).sum::<usize>()) as u64;
+        let bot = CriterionBot::new(never, SearchParams { budget: 2 * generated, max_depth: 2 });
+        let d = bot.decide(obs, &mut game_rng(0, 0));
+        assert_eq!((d.turn, d.nodes, d.exhausted), (first_best(parents.iter()).unwrap().first, generated, false));
+    }
+
+    #[test]
+    fn a_search_out_of_budget_or_depth_plays_the_best_turn_of_this_round() {
+        let obs = &out_of_reach()[0];
+        for bot in bots(&SearchParams::default()) {
+            let parents = root_children(&bot, obs).len() as u64;
+            for (budget, max_depth) in [(parents, 8), (1_000_000, 1)] {
+                let bot = CriterionBot {
+                    search: SearchParams { budget, max_depth },
+                    ..CriterionBot::new(bot.criterion.clone(), SearchParams::default())
+                };
+                let best = first_best(root_children(&bot, obs).iter()).unwrap().first;
+                let d = bot.decide(obs, &mut game_rng(0, 0));
+                assert_eq!((d.turn, d.nodes, d.exhausted), (best, parents, budget == parents), "depth {max_depth}");
+            }
+        }
     }
 }

@@ -141,3 +141,68 @@ impl std::str::FromStr for BotKind {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bot_reads_back_from_its_name_and_a_bad_name_lists_them() {
+        for kind in BotKind::ALL {
+            assert_eq!(kind.to_string().parse::<BotKind>(), Ok(kind));
+            assert_eq!(BotKind::from_name(kind.name()), Some(kind));
+        }
+        let names: std::collections::HashSet<String> = BotKind::ALL.iter().map(BotKind::to_string).collect();
+        assert_eq!(names.len(), BotKind::ALL.len());
+        let error = " big-brian ".parse::<BotKind>().unwrap_err();
+        assert!(error.starts_with("unknown bot ' big-brian '") && error.contains("big-brain, saboteur"), "{error}");
+    }
+}
+
+/// Positions the bots' tests decide from.
+#[cfg(test)]
+pub(crate) mod test_positions {
+    use super::Bot;
+    use super::random::RandomBot;
+    use crate::games::labyrinth::rules::{GameState, Observation, Player, Turn};
+    use crate::games::labyrinth::setup::new_game;
+    use crate::lab::rng::game_rng;
+
+    /// Games of 2-4 seats after random turns, and one where seat 1 is going home.
+    pub fn positions() -> Vec<Observation> {
+        let mut out: Vec<Observation> =
+            (0..6u64).map(|seed| scrambled(seed, 31, 2 + seed as usize % 3, seed as u32 * 3)).collect();
+        let board = new_game(2, Some(0), &mut game_rng(9, 0)).board;
+        let players = vec![Player::mid_game(0, 0, vec![3, 4, 5], 1), Player::mid_game(48, 24, vec![6, 7], 2)];
+        out.push(GameState::new(board, players, 0).observe(0));
+        out
+    }
+
+    /// Two-seat positions where no turn ends on the target this round.
+    pub fn out_of_reach() -> Vec<Observation> {
+        let found: Vec<Observation> = (0..40u64)
+            .map(|seed| scrambled(seed, 32, 2, seed as u32 % 7))
+            .filter(|obs| !obs.legal_turns().into_iter().any(|t| reaches_target(obs, t)))
+            .take(3)
+            .collect();
+        assert!(!found.is_empty(), "no position out of reach this round");
+        found
+    }
+
+    /// Whether `turn` ends on the observer's target.
+    pub fn reaches_target(obs: &Observation, turn: Turn) -> bool {
+        let mut board = obs.board.clone();
+        board.insert(turn.insertion, turn.rotation);
+        obs.target_cell(&board) == Some(turn.dest)
+    }
+
+    /// What the player to move sees after `plies` random turns of a new `players`-seat game.
+    fn scrambled(seed: u64, stream: u64, players: usize, plies: u32) -> Observation {
+        let mut rng = game_rng(seed, stream);
+        let mut g = new_game(players, None, &mut rng);
+        while g.plies < plies && !g.is_over() {
+            g.apply(RandomBot.decide(&g.observe(g.current), &mut rng).turn).unwrap();
+        }
+        g.observe(g.current)
+    }
+}

@@ -33,3 +33,43 @@ impl Bot for Saboteur {
         Decision::plain(turn, format!("saboteur: score {score}"), nodes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::labyrinth::ai::test_positions::positions;
+    use crate::games::labyrinth::level::SaboteurParams;
+    use crate::lab::rng::game_rng;
+
+    #[test]
+    fn the_saboteur_plays_the_first_turn_of_the_best_score() {
+        // Score: share_bonus if the piece ends on another piece's cell, minus reach_penalty per
+        // cell each other piece reaches after the insertion.
+        let params = SaboteurParams { share_bonus: 10.0, reach_penalty: 2.0 };
+        let mut shared = 0;
+        for obs in positions() {
+            let mut best: Option<(f64, Turn)> = None;
+            for turn in obs.legal_turns() {
+                let mut board = obs.board.clone();
+                board.insert(turn.insertion, turn.rotation);
+                let others: Vec<_> = obs
+                    .players
+                    .iter()
+                    .enumerate()
+                    .filter(|(s, _)| *s != obs.me)
+                    .map(|(_, p)| turn.insertion.push(p.pos))
+                    .collect();
+                let reach: u32 = others.iter().map(|&p| board.maze().reach_from(p).count_ones()).sum();
+                let share = others.contains(&turn.dest);
+                shared += usize::from(share);
+                let score = if share { params.share_bonus } else { 0.0 } - params.reach_penalty * f64::from(reach);
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, turn));
+                }
+            }
+            let d = Saboteur(params.clone()).decide(&obs, &mut game_rng(0, 0));
+            assert_eq!((d.turn, d.nodes), (best.unwrap().1, obs.legal_turns().len() as u64));
+        }
+        assert!(shared > 0);
+    }
+}
