@@ -209,9 +209,14 @@ mod tests {
 
     #[test]
     fn wall_distance_counts_the_walls_to_break_on_the_cheapest_way() {
-        for obs in positions() {
-            for t in [0, 24, 30, 48] {
-                assert_eq!(wall_distance(obs.board.maze(), Some(t)), slow_wall_distance(&obs.board, t), "target {t}");
+        let boards = (0..30).map(|seed| new_game(2, Some(0), &mut game_rng(seed, 3)).board);
+        for (i, board) in positions().into_iter().map(|o| o.board).chain(boards).enumerate() {
+            for t in 0..49 {
+                assert_eq!(
+                    wall_distance(board.maze(), Some(t)),
+                    slow_wall_distance(&board, t),
+                    "board {i}, target {t}"
+                );
             }
         }
         assert_eq!(wall_distance(positions()[0].board.maze(), None), [6; 49]);
@@ -248,7 +253,8 @@ mod tests {
                 for after in Node::root(obs).insertions().step_by(7) {
                     let mut reached = 0u32;
                     let mut home = false;
-                    for (at, board) in replies(&after, rotations) {
+                    let all = replies(&after, rotations);
+                    for (at, board) in &all {
                         let reach = board.maze().reach_from(at.push(after.node.pos[next]));
                         home |= reach >> p.home & 1 == 1;
                         let u = obs.unrevealed();
@@ -263,7 +269,11 @@ mod tests {
                     } else {
                         f64::from(reached.count_ones()) / f64::from(obs.unrevealed().count_ones())
                     };
-                    let threat = bot.threat(obs, &after, &mut 0);
+                    let mut boards = 0;
+                    let threat = bot.threat(obs, &after, &mut boards);
+                    if p.cards_left > 0 {
+                        assert_eq!(boards as usize, all.len(), "one board looked at per reply");
+                    }
                     assert_eq!(threat, want, "position {i}, {} rot {}", after.insertion(), after.rotation);
                     seen[usize::from(threat > 0.0) + usize::from(threat == 1.0)] += 1;
                 }
@@ -295,9 +305,13 @@ mod tests {
             for rotations in [4, 1] {
                 let bot = bot(rotations);
                 for after in Node::root(&obs).insertions().step_by(37) {
-                    let (counts, replies) = bot.next_turn_counts(&obs, &after, &mut 0);
+                    let mut boards = 0;
+                    let (counts, replies) = bot.next_turn_counts(&obs, &after, &mut boards);
                     let all = self::replies(&after, rotations);
                     assert_eq!(replies as usize, all.len());
+                    if obs.target == Target::Home {
+                        assert_eq!(boards, u64::from(replies) * 11 * 4, "11 insertions x 4 rotations a reply");
+                    }
                     for dest in cells_of(after.maze.reach_from(after.node.pos[obs.me])) {
                         let want =
                             all.iter().filter(|(at, board)| reaches_next_turn(&obs, board, *at, at.push(dest))).count();
@@ -320,9 +334,12 @@ mod tests {
     fn the_bot_plays_the_first_turn_of_the_highest_value() {
         // In reach: reach_now − threat·w among the turns onto the target. Otherwise:
         // chance − threat·w + fixed·[fixed tile] − maze_distance·walls.
-        let params = AsobiParams { reply_rotations: 1, ..AsobiParams::default() };
-        let bot = AsobiBot(params.clone());
-        for obs in positions().into_iter().chain(out_of_reach()) {
+        let shy = AsobiParams { reply_rotations: 1, ..AsobiParams::default() };
+        let wary = AsobiParams { threat: 5.0, ..shy.clone() };
+        for (params, obs) in
+            [shy, wary].iter().flat_map(|p| positions().into_iter().chain(out_of_reach()).map(move |o| (p, o)))
+        {
+            let bot = AsobiBot(params.clone());
             let mut best: Option<(f64, Turn)> = None;
             let mut offer = |value: f64, turn| {
                 if best.is_none_or(|(b, _)| value > b) {
