@@ -144,6 +144,20 @@ mod tests {
         assert!(reached >= 2, "{reached} positions with the target in reach");
     }
 
+    /// The legal turns, in canonical order, that first end on a cell other than the bot's own:
+    /// the nodes the web project's rule queues.
+    fn first_turn_to_each_new_cell(obs: &Observation) -> Vec<Turn> {
+        let mut cells = vec![obs.players[obs.me].pos];
+        let mut out = Vec::new();
+        for t in obs.legal_turns() {
+            if !cells.contains(&t.dest) {
+                cells.push(t.dest);
+                out.push(t);
+            }
+        }
+        out
+    }
+
     /// Whether some turn from the node after `turn` ends on the target (opponents frozen).
     fn reaches_next_round(obs: &Observation, turn: Turn) -> bool {
         let root = Node::root(obs);
@@ -161,15 +175,8 @@ mod tests {
         for obs in out_of_reach() {
             let turns = obs.legal_turns();
             for position_only_visited in [true, false] {
-                let mut cells = vec![obs.players[obs.me].pos];
-                let queued = turns.iter().filter(|t| {
-                    !position_only_visited
-                        || (!cells.contains(&t.dest) && {
-                            cells.push(t.dest);
-                            true
-                        })
-                });
-                let want = queued.copied().find(|&t| reaches_next_round(&obs, t));
+                let queued = if position_only_visited { first_turn_to_each_new_cell(&obs) } else { turns.clone() };
+                let want = queued.into_iter().find(|&t| reaches_next_round(&obs, t));
                 let plan = big_brain(1_000_000, position_only_visited).search(&obs);
                 assert_eq!(plan.first.filter(|p| p.1 == 2).map(|p| p.0), want, "cells only: {position_only_visited}");
                 assert!(plan.first.is_some());
@@ -181,14 +188,10 @@ mod tests {
     fn the_web_rule_queues_one_node_per_cell_and_none_on_the_bots_own() {
         for obs in out_of_reach() {
             let (root, me) = (Node::root(&obs), obs.me);
-            let mut cells = vec![root.pos[me]];
-            let mut want = Vec::new();
-            for t in obs.legal_turns() {
-                if !cells.contains(&t.dest) {
-                    cells.push(t.dest);
-                    want.push((root.inserted(t.insertion, t.rotation).moved(me, t.dest), t, 2));
-                }
-            }
+            let want: Vec<(Node, Turn, u32)> = first_turn_to_each_new_cell(&obs)
+                .into_iter()
+                .map(|t| (root.inserted(t.insertion, t.rotation).moved(me, t.dest), t, 2))
+                .collect();
             let params = BigBrainParams { budget: 1_000_000, position_only_visited: true };
             let mut bfs = Bfs::new(&params, &obs, &root);
             assert_eq!(bfs.expand(&root, None, 1), None);

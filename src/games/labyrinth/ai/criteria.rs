@@ -177,7 +177,7 @@ impl Bot for CriterionBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::labyrinth::ai::test_positions::{out_of_reach, positions};
+    use crate::games::labyrinth::ai::test_positions::{board_after, out_of_reach, positions};
     use crate::games::labyrinth::rules::board::cell;
     use crate::games::labyrinth::rules::{Board, Shape, Tile};
     use crate::lab::rng::game_rng;
@@ -262,8 +262,7 @@ mod tests {
                 let turns: Vec<Turn> = children.iter().map(|k| k.first).collect();
                 assert_eq!(turns, obs.legal_turns());
                 for (child, turn) in children.iter().zip(turns) {
-                    let mut board = obs.board.clone();
-                    board.insert(turn.insertion, turn.rotation);
+                    let board = board_after(&obs, turn);
                     let pos: Vec<Cell> = obs.players.iter().map(|p| turn.insertion.push(p.pos)).collect();
                     let (x, y) = xy(turn.dest);
                     let mut want = c.base + c.fixed * f64::from(is_fixed(turn.dest));

@@ -164,7 +164,7 @@ mod tests {
 pub(crate) mod test_positions {
     use super::Bot;
     use super::random::RandomBot;
-    use crate::games::labyrinth::rules::{GameState, Observation, Player, Turn};
+    use crate::games::labyrinth::rules::{Board, GameState, Observation, Player, Turn};
     use crate::games::labyrinth::setup::new_game;
     use crate::lab::rng::game_rng;
 
@@ -191,9 +191,14 @@ pub(crate) mod test_positions {
 
     /// Whether `turn` ends on the observer's target.
     pub fn reaches_target(obs: &Observation, turn: Turn) -> bool {
+        obs.target_cell(&board_after(obs, turn)) == Some(turn.dest)
+    }
+
+    /// The board once `turn`'s insertion is played.
+    pub fn board_after(obs: &Observation, turn: Turn) -> Board {
         let mut board = obs.board.clone();
         board.insert(turn.insertion, turn.rotation);
-        obs.target_cell(&board) == Some(turn.dest)
+        board
     }
 
     /// What the player to move sees after `plies` random turns of a new `players`-seat game.

@@ -37,7 +37,7 @@ impl Bot for Saboteur {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::labyrinth::ai::test_positions::positions;
+    use crate::games::labyrinth::ai::test_positions::{board_after, positions};
     use crate::games::labyrinth::level::SaboteurParams;
     use crate::lab::rng::game_rng;
 
@@ -50,8 +50,7 @@ mod tests {
         for obs in positions() {
             let mut best: Option<(f64, Turn)> = None;
             for turn in obs.legal_turns() {
-                let mut board = obs.board.clone();
-                board.insert(turn.insertion, turn.rotation);
+                let board = board_after(&obs, turn);
                 let others: Vec<_> = obs
                     .players
                     .iter()
