@@ -83,6 +83,7 @@ mod tests {
     use crate::games::shanghai::ai::solver::{Solver, Verdict};
     use crate::games::shanghai::catalog::load;
     use crate::games::shanghai::generator::{DealSource, deal};
+    use crate::games::shanghai::rules::tests::along_random_play;
     use crate::games::shanghai::rules::{Game, legal_moves};
     use proptest::prelude::*;
     use rand::Rng;
@@ -130,6 +131,80 @@ mod tests {
                 let moves = legal_moves(&layout, &game.present, &kinds);
                 game.play(moves[rng.random_range(0..moves.len())]).unwrap();
             }
+        }
+    }
+
+    /// The first certain move as the spec words the rules: rule 1 on every kind in index
+    /// order, then rule 2, 3 and 4; the tiles of a kind in tile order.
+    fn spec_certain_move(
+        layout: &Layout,
+        present: &TileSet,
+        kinds: &[Kind],
+        remaining: &[u8],
+        weights: &Weights,
+    ) -> Option<CertainMove> {
+        let free_of = |k: usize| -> Vec<usize> {
+            present.iter().filter(|&t| kinds[t] as usize == k && layout.is_free(present, t)).collect()
+        };
+        let kinds_with = |left: u8, free: usize| {
+            (0..remaining.len()).filter(move |&k| remaining[k] == left && free_of(k).len() == free)
+        };
+        let certain = |rule, a, b| CertainMove { mv: Move::new(a, b), rule, alt: None };
+        if let Some(k) = kinds_with(2, 2).next() {
+            return Some(certain(1, free_of(k)[0], free_of(k)[1]));
+        }
+        if let Some(k) = kinds_with(4, 4).next() {
+            return Some(certain(2, free_of(k)[0], free_of(k)[1]));
+        }
+        for k in kinds_with(4, 3) {
+            let free = free_of(k);
+            if let Some(f) = free.iter().position(|&t| layout.is_floating(present, t)) {
+                let others: Vec<usize> = free.iter().copied().filter(|&t| t != free[f]).collect();
+                return Some(certain(3, others[0], others[1]));
+            }
+        }
+        let stats = PositionStats::of(layout, present, kinds);
+        for k in kinds_with(4, 3) {
+            let free = free_of(k);
+            let dominates_own = |x: usize| layout.dominated_by(present, x).iter().any(|y| kinds[y] as usize == k);
+            if let Some(&x) = free.iter().find(|&&x| dominates_own(x)) {
+                let value = |p: usize| action_value(weights, features(layout, present, &stats, kinds, Move::new(x, p)));
+                let partners: Vec<usize> = free.iter().copied().filter(|&p| p != x).collect();
+                let (best, other) = if value(partners[1]) > value(partners[0]) {
+                    (partners[1], partners[0])
+                } else {
+                    (partners[0], partners[1])
+                };
+                return Some(CertainMove { mv: Move::new(x, best), rule: 4, alt: Some(Move::new(x, other)) });
+            }
+        }
+        None
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(32)))]
+
+        /// Along random plays of random deals, the certain move, from the kinds a player sees
+        /// and from every kind, is the one of the rules as worded; remaining counts are counts.
+        #[test]
+        fn certain_moves_follow_the_rules_as_worded(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_turtle", "mini_spider"])) {
+            let layout = load(name).unwrap();
+            let weights = Weights::default();
+            along_random_play(&layout, seed, 4, |game| {
+                let obs = game.observation();
+                let n_kinds = obs.remaining.len();
+                let counted: Vec<u8> =
+                    (0..n_kinds).map(|k| game.present.iter().filter(|&t| game.kinds[t] as usize == k).count() as u8).collect();
+                prop_assert_eq!(&remaining_counts(&game.present, &game.kinds, n_kinds), &counted);
+                prop_assert_eq!(&obs.remaining, &counted);
+                for kinds in [&obs.kinds, &game.kinds] {
+                    prop_assert_eq!(
+                        certain_move(&layout, &game.present, kinds, &counted, &weights),
+                        spec_certain_move(&layout, &game.present, kinds, &counted, &weights)
+                    );
+                }
+                Ok(())
+            })?;
         }
     }
 }

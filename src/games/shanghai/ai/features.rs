@@ -142,5 +142,62 @@ mod tests {
                 Ok(())
             })?;
         }
+
+        /// Each feature of every legal move, as the player sees the kinds, equals its
+        /// definition counted on the whole positions before and after the move.
+        #[test]
+        fn features_match_their_definitions(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_spider"])) {
+            let layout = load(name).unwrap();
+            along_random_play(&layout, seed, 3, |game| {
+                let (present, kinds) = (game.present, game.observation().kinds);
+                let stats = PositionStats::of(&layout, &present, &kinds);
+                let moves_before = legal_moves(&layout, &present, &kinds).len() as f64;
+                for m in legal_moves(&layout, &present, &kinds) {
+                    let [a, b] = m.tiles();
+                    let mut after = present;
+                    after.remove(a);
+                    after.remove(b);
+                    let dominated = present
+                        .iter()
+                        .filter(|&y| layout.dominated_by(&present, a).contains(y) || layout.dominated_by(&present, b).contains(y))
+                        .count();
+                    let upper = [a, b].iter().filter(|&&t| layout.positions[t].z > 0).count();
+                    let floating = layout.floating(&after).len() as f64 - layout.floating(&present).len() as f64;
+                    let revealed =
+                        after.iter().filter(|&t| layout.is_visible(&after, t) && !layout.is_visible(&present, t)).count();
+                    let expected = [
+                        dominated as f64,
+                        legal_moves(&layout, &after, &kinds).len() as f64 - moves_before,
+                        -(upper as f64),
+                        floating,
+                        -(revealed as f64),
+                    ];
+                    prop_assert_eq!(features(&layout, &present, &stats, &kinds, m), expected);
+                }
+                Ok(())
+            })?;
+        }
+    }
+
+    /// The action value is the logistic function of the weighted features, kept off 0 and 1.
+    #[test]
+    fn action_values_are_the_logistic_of_the_weighted_sum() {
+        let weights = Weights::from_array([1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(weights, Weights { dominated: 1.0, moves: 2.0, upper: 3.0, floating: 4.0, unknown: 5.0 });
+        assert_eq!(weights.as_array(), [1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(Weights::default(), DEFAULT_WEIGHTS);
+        // The defaults count each feature's progress for the move: dominated tiles freed, more
+        // legal moves, upper tiles taken (III falls), more floating tiles, tiles revealed (V falls).
+        for (i, progress) in [1.0, 1.0, -1.0, 1.0, -1.0].into_iter().enumerate() {
+            let mut f = [0.0; 5];
+            f[i] = progress;
+            assert!(action_value(&DEFAULT_WEIGHTS, f) > 0.5, "feature {i}");
+        }
+        let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
+        for (f, x) in [([0.0; 5], 0.0), ([1.0, 0.0, 0.0, 0.0, -1.0], -4.0), ([0.5, -1.0, 1.0, 0.0, 0.2], 2.5)] {
+            assert!((action_value(&weights, f) - logistic(x)).abs() < 1e-12, "{f:?}");
+        }
+        assert_eq!(action_value(&weights, [100.0, 0.0, 0.0, 0.0, 0.0]), 1.0 - 1e-9);
+        assert_eq!(action_value(&weights, [-100.0, 0.0, 0.0, 0.0, 0.0]), 1e-9);
     }
 }

@@ -320,6 +320,7 @@ mod tests {
     use super::*;
     use crate::games::shanghai::catalog::load;
     use crate::games::shanghai::generator::{DealSource, deal};
+    use crate::games::shanghai::rules::tests::along_random_play;
     use crate::lab::rng::game_rng;
     use proptest::prelude::*;
 
@@ -351,22 +352,23 @@ mod tests {
     }
 
     /// Among moves of equal mean value the player takes the first in tile order (`First`) or
-    /// the one of highest action value in the observed position (`Value`).
+    /// the one of highest action value in the observed position (`Value`); with `dead_ends`
+    /// a move that is no guess goes before a guess.
     #[test]
     fn ties_follow_the_rule() {
         let layout = load("mini_turtle").unwrap();
-        for ties in [TieBreak::First, TieBreak::Value] {
+        for (ties, dead_ends) in [(TieBreak::First, false), (TieBreak::Value, false), (TieBreak::Value, true)] {
             let params = PlayerParams {
                 n: 2,
                 depth: 3,
-                dead_ends: false,
+                dead_ends,
                 solvable_worlds: false,
                 ties: Some(ties),
                 ..PlayerParams::default()
             };
             let player = VirtualPlayer { params };
-            let mut tied = 0;
-            for s in 0..4 {
+            let (mut tied, mut guesses_tied) = (0, 0);
+            for s in 0..6 {
                 let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, s, 0).unwrap());
                 let mut rng = game_rng(s, 1);
                 while let Some(d) = player.decide(&game.observation(), &mut rng) {
@@ -375,22 +377,26 @@ mod tests {
                     if top.len() > 1 {
                         tied += 1;
                         let obs = game.observation();
+                        let free = layout.free_tiles(&obs.present);
                         let stats = PositionStats::of(&layout, &obs.present, &obs.kinds);
-                        let value = |m: Move| {
-                            action_value(&params.weights, features(&layout, &obs.present, &stats, &obs.kinds, m))
+                        let key = |m: Move| {
+                            let value = match ties {
+                                TieBreak::Value => action_value(
+                                    &params.weights,
+                                    features(&layout, &obs.present, &stats, &obs.kinds, m),
+                                ),
+                                _ => 0.0,
+                            };
+                            (dead_ends && !is_guess(&obs, &free, m), value)
                         };
-                        let expected = match ties {
-                            TieBreak::Value => {
-                                top.iter().copied().fold(top[0], |b, m| if value(m) > value(b) { m } else { b })
-                            }
-                            _ => top[0],
-                        };
-                        assert_eq!(d.mv, expected, "{ties:?}");
+                        guesses_tied += usize::from(top.iter().any(|&m| is_guess(&obs, &free, m)));
+                        let expected = top.iter().copied().fold(top[0], |b, m| if key(m) > key(b) { m } else { b });
+                        assert_eq!(d.mv, expected, "{ties:?}, dead ends {dead_ends}");
                     }
                     game.play(d.mv).unwrap();
                 }
             }
-            assert!(tied > 0, "no tie met with {ties:?}");
+            assert!(tied > 0 && guesses_tied > 0, "{ties:?}: {tied} ties, {guesses_tied} with a guess");
         }
     }
 
@@ -405,5 +411,140 @@ mod tests {
             })
             .count();
         assert!(won >= 20, "won {won} of 30");
+    }
+
+    /// A file written before a field existed reads it as the runs that wrote it had it.
+    #[test]
+    fn params_missing_a_field_read_as_before_it() {
+        let mut json = serde_json::to_value(PlayerParams::default()).unwrap();
+        let fields = ["dead_ends", "solvable_worlds", "solve_depth", "solve_nodes", "ties"];
+        for field in fields.iter().chain(&["risk_worlds", "risk_window", "risk_judge"]) {
+            json.as_object_mut().unwrap().remove(*field).unwrap();
+        }
+        let read: PlayerParams = serde_json::from_value(json).unwrap();
+        let before = PlayerParams {
+            dead_ends: false,
+            solvable_worlds: false,
+            solve_depth: 0,
+            solve_nodes: SOLVE_NODES,
+            risk_window: RISK_WINDOW,
+            ..PlayerParams::default()
+        };
+        assert_eq!(read, before);
+    }
+
+    /// Once no tile is hidden every sampled world is the real deal, so a searched decision's
+    /// values are the search's root values in it, whatever n; a certain move comes with its
+    /// rule and no values.
+    #[test]
+    fn with_nothing_hidden_values_are_the_real_deals() {
+        let layout = load("mini_turtle").unwrap();
+        let params = PlayerParams { n: 3, depth: 2, ..PlayerParams::default() };
+        let player = VirtualPlayer { params };
+        let (mut searched, mut certain) = (0, 0);
+        for seed in 0..10 {
+            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
+            let mut rng = game_rng(seed, 1);
+            while let Some(d) = player.decide(&game.observation(), &mut rng) {
+                let obs = game.observation();
+                let rule = certain_move(&layout, &obs.present, &obs.kinds, &obs.remaining, &params.weights);
+                assert_eq!(d.certain_rule, rule.map(|c| c.rule));
+                if let Some(c) = rule {
+                    assert_eq!((d.mv, d.values.len()), (c.mv, 0));
+                    certain += 1;
+                } else if obs.unknown().count() == 0 {
+                    let moves = obs.legal_moves();
+                    let mut solver = Solver::new(&layout, &game.kinds);
+                    let mut search = Search::new(&layout, &game.kinds, 9, &params);
+                    if solver.solve_within(obs.present, SAMPLE_NODES) == Verdict::Solvable {
+                        search = search.with_witness(obs.present, &solver.solution);
+                    }
+                    let real = search.root_values(&obs.present, &moves);
+                    assert_eq!(d.values.iter().map(|v| v.0).collect::<Vec<_>>(), moves);
+                    for (v, r) in d.values.iter().zip(&real) {
+                        assert!((v.1 - r).abs() < 1e-12, "{} against {r}", v.1);
+                    }
+                    searched += 1;
+                }
+                game.play(d.mv).unwrap();
+            }
+        }
+        assert!(searched > 0 && certain > 0, "{searched} searched, {certain} certain");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(32)))]
+
+        /// A move is a guess when all four tiles of its kind are left, three of them free and
+        /// the fourth hidden from the player.
+        #[test]
+        fn guesses_pair_free_tiles_whose_fourth_is_hidden(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_turtle"])) {
+            let layout = load(name).unwrap();
+            along_random_play(&layout, seed, 5, |game| {
+                let obs = game.observation();
+                let free = layout.free_tiles(&game.present);
+                for m in obs.legal_moves() {
+                    let kind = game.kinds[m.a as usize];
+                    let of_kind: Vec<usize> = game.present.iter().filter(|&t| game.kinds[t] == kind).collect();
+                    let blocked: Vec<usize> = of_kind.iter().copied().filter(|&t| !free.contains(t)).collect();
+                    let guess = of_kind.len() == 4 && blocked.len() == 1 && obs.kinds[blocked[0]] == UNKNOWN;
+                    prop_assert_eq!(is_guess(&obs, &free, m), guess);
+                }
+                Ok(())
+            })?;
+        }
+    }
+
+    /// A sampled world keeps every kind the player sees and deals the hidden kinds onto the
+    /// hidden tiles; asked for a solvable one, it comes with the solver's solution from the
+    /// observed position when the solver finds one, and otherwise never.
+    #[test]
+    fn sampled_worlds_deal_the_hidden_kinds() {
+        let layout = load("mini_turtle").unwrap();
+        let player = VirtualPlayer { params: PlayerParams { n: 2, depth: 1, ..PlayerParams::default() } };
+        let mut witnessed = 0;
+        for seed in 0..4 {
+            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
+            let mut rng = game_rng(seed, 1);
+            while let Some(d) = player.decide(&game.observation(), &mut rng) {
+                let obs = game.observation();
+                let hidden: Vec<usize> = obs.unknown().collect();
+                for solvable in [false, true] {
+                    let (mut pool, mut world) = (obs.hidden_kinds(), obs.kinds.clone());
+                    let witness = sample_world(&obs, &hidden, &mut pool, &mut world, solvable, &mut rng);
+                    let seen = obs.present.iter().filter(|&t| obs.kinds[t] != UNKNOWN);
+                    assert!(seen.into_iter().all(|t| world[t] == obs.kinds[t]));
+                    let mut dealt: Vec<Kind> = hidden.iter().map(|&t| world[t]).collect();
+                    dealt.sort_unstable();
+                    assert_eq!(dealt, obs.hidden_kinds());
+                    let Some(solution) = witness else { continue };
+                    assert!(solvable, "a witness without asking for one");
+                    let mut replay = Game::new(layout.clone(), world);
+                    replay.present = obs.present;
+                    solution.into_iter().for_each(|m| replay.play(m).unwrap());
+                    assert!(replay.is_won());
+                    witnessed += 1;
+                }
+                game.play(d.mv).unwrap();
+            }
+        }
+        assert!(witnessed > 0);
+    }
+
+    /// `play_out` plays to the end and says whether the deal was cleared (random deals, some
+    /// of which no player clears).
+    #[test]
+    fn play_out_reports_the_end_of_the_game() {
+        let layout = load("mini_spider").unwrap();
+        let player = VirtualPlayer { params: PlayerParams::paper(1, 1, Weights::default()) };
+        let mut results = Vec::new();
+        for s in 0..20 {
+            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Random, s, 0).unwrap());
+            let won = play_out(&mut game, &player, &mut game_rng(s, 1));
+            assert!(game.is_over());
+            assert_eq!(won, game.is_won());
+            results.push(won);
+        }
+        assert!(results.contains(&true) && results.contains(&false), "{results:?}");
     }
 }

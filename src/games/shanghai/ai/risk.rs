@@ -207,4 +207,53 @@ mod tests {
         }
         assert!(judged > 0 && more > 0, "{judged} positions judged, {more} moves with more rollout losses");
     }
+
+    /// The check judges the moves within the window of the best on the worlds `losses`
+    /// deals, plays the one that loses the fewest (the best valued among those, the first
+    /// of equals), and stays out when it is off or no other move is that near.
+    #[test]
+    fn the_check_plays_a_near_move_that_loses_fewest() {
+        let layout = load("mini_turtle").unwrap();
+        let player = VirtualPlayer { params: PlayerParams { n: 2, depth: 1, ..PlayerParams::default() } };
+        let (mut judged, mut moved) = (0, 0);
+        for seed in 0..6 {
+            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
+            let mut rng = game_rng(seed, 1);
+            while let Some(d) = player.decide(&game.observation(), &mut rng) {
+                let obs = game.observation();
+                let values = &d.values;
+                let better = |i: usize, b: usize| values[i].1 > values[b].1;
+                let best = (0..values.len()).fold(0, |b, i| if better(i, b) { i } else { b });
+                for (worlds, window) in [(0, 1.0), (6, 0.0), (6, 0.05), (6, 1.0)] {
+                    let params = PlayerParams { risk_worlds: worlds, risk_window: window, ..PlayerParams::default() };
+                    let chosen = choose(&obs, values, best, better, &params, &mut game_rng(seed, 7));
+                    let near: Vec<usize> =
+                        (0..values.len()).filter(|&i| values[i].1 >= values[best].1 - window).collect();
+                    if worlds == 0 || near.len() < 2 {
+                        assert_eq!(chosen, None);
+                        continue;
+                    }
+                    let moves: Vec<Move> = near.iter().map(|&i| values[i].0).collect();
+                    let judgement = losses(&obs, &moves, worlds, params.risk_judge, &params, &mut game_rng(seed, 7));
+                    let (least, most) = (judgement.lost.iter().min().unwrap(), judgement.lost.iter().max().unwrap());
+                    let safest = near.iter().zip(&judgement.lost).filter(|(_, l)| l == &least).map(|(&i, _)| i);
+                    let pick = safest.fold(None, |b, i| match b {
+                        Some(b) if !better(i, b) => Some(b),
+                        _ => Some(i),
+                    });
+                    let line = format!(
+                        "risk check (Locks) of {} moves: {least}-{most} of {} worlds lost, played {:.3}",
+                        near.len(),
+                        judgement.worlds,
+                        values[pick.unwrap()].1
+                    );
+                    assert_eq!(chosen, Some((pick.unwrap(), line)));
+                    judged += 1;
+                    moved += usize::from(pick != Some(best));
+                }
+                game.play(d.mv).unwrap();
+            }
+        }
+        assert!(judged > 0 && moved > 0, "{judged} checks, {moved} played another move than the best");
+    }
 }

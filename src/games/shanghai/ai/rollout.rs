@@ -80,6 +80,32 @@ mod tests {
                 Ok(())
             })?;
         }
+
+        /// The greedy move is the certain move when there is one, else a move that is no guess
+        /// before a guess, then the highest action value, the first in tile order among equals.
+        #[test]
+        fn greedy_moves_follow_their_keys(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_turtle"])) {
+            let layout = load(name).unwrap();
+            let weights = Weights::default();
+            along_random_play(&layout, seed, 6, |game| {
+                let obs = game.observation();
+                let Some(chosen) = greedy(&obs, &weights) else { return Ok(()) };
+                if let Some(c) = certain_move(&layout, &obs.present, &obs.kinds, &obs.remaining, &weights) {
+                    prop_assert_eq!(chosen, c.mv);
+                    return Ok(());
+                }
+                let stats = PositionStats::of(&layout, &obs.present, &obs.kinds);
+                let key = |m: Move| {
+                    let value = action_value(&weights, features(&layout, &obs.present, &stats, &obs.kinds, m));
+                    (!is_guess(&obs, &stats.free, m), value)
+                };
+                let moves = obs.legal_moves();
+                let at = moves.iter().position(|&m| m == chosen).unwrap();
+                prop_assert!(moves[..at].iter().all(|&m| key(m) < key(chosen)));
+                prop_assert!(moves[at..].iter().all(|&m| key(m) <= key(chosen)));
+                Ok(())
+            })?;
+        }
     }
 
     /// The greedy player clears most mini-turtle generator deals but not all: strong enough

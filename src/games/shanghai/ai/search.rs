@@ -440,4 +440,148 @@ mod tests {
             }
         }
     }
+
+    /// The search as the module doc states it, with none of its shortcuts: no memo, no
+    /// witness, a fresh solver per question.
+    struct Reference<'a> {
+        layout: &'a Layout,
+        kinds: &'a [Kind],
+        params: &'a PlayerParams,
+    }
+
+    impl Reference<'_> {
+        fn without(present: TileSet, m: Move) -> TileSet {
+            let mut next = present;
+            m.tiles().into_iter().for_each(|t| next.remove(t));
+            next
+        }
+
+        fn searched_lost(&self, present: TileSet) -> bool {
+            Solver::new(self.layout, self.kinds).solve(present) == Verdict::Unsolvable
+        }
+
+        /// `present` after every certain move; with `dead_ends`, rule 4 takes its other
+        /// partner when the first loses and the other does not.
+        fn after_certain_moves(&self, mut present: TileSet) -> TileSet {
+            loop {
+                let remaining = remaining_counts(&present, self.kinds, 9);
+                let Some(c) = certain_move(self.layout, &present, self.kinds, &remaining, &self.params.weights) else {
+                    return present;
+                };
+                let loses = |m: Move| self.searched_lost(Self::without(present, m));
+                present = Self::without(
+                    present,
+                    match c.alt {
+                        Some(alt) if self.params.dead_ends && loses(c.mv) && !loses(alt) => alt,
+                        _ => c.mv,
+                    },
+                );
+            }
+        }
+
+        /// Whether a player at `present` could only guess how to pair the free tiles of kind `k`.
+        fn is_guess(&self, present: TileSet, k: Kind) -> bool {
+            let free = self.layout.free_tiles(&present);
+            let of_kind: Vec<usize> = present.iter().filter(|&t| self.kinds[t] == k).collect();
+            of_kind.len() == 4
+                && of_kind.iter().filter(|&&t| free.contains(t)).count() == 3
+                && of_kind.iter().any(|&t| !free.contains(t) && !self.layout.is_visible(&present, t))
+        }
+
+        fn value(&self, present: TileSet, m: Move, d: u32) -> f64 {
+            let p = self.params;
+            let stats = PositionStats::of(self.layout, &present, self.kinds);
+            let own = action_value(&p.weights, features(self.layout, &present, &stats, self.kinds, m));
+            if d >= p.depth && !p.terminal_at_depth {
+                return own;
+            }
+            let next = self.after_certain_moves(Self::without(present, m));
+            if next.is_empty() {
+                return 1.0;
+            }
+            let moves = legal_moves(self.layout, &next, self.kinds);
+            let lost = p.dead_ends
+                && (Solver::new(self.layout, self.kinds).provably_lost(next)
+                    || (d <= p.solve_depth && self.searched_lost(next)));
+            if moves.is_empty() || lost {
+                return 0.0;
+            }
+            if d >= p.depth {
+                return own;
+            }
+            // Each move alone, or with dead_ends a guessed kind's moves by their mean.
+            let mut options: Vec<Vec<f64>> = Vec::new();
+            let mut guessed: HashMap<Kind, usize> = HashMap::new();
+            for mi in moves {
+                let v = self.value(next, mi, d + 1);
+                let k = self.kinds[mi.a as usize];
+                if p.dead_ends && self.is_guess(next, k) {
+                    let slot = *guessed.entry(k).or_insert_with(|| {
+                        options.push(Vec::new());
+                        options.len() - 1
+                    });
+                    options[slot].push(v);
+                } else {
+                    options.push(vec![v]);
+                }
+            }
+            let best = options.iter().map(|vs| vs.iter().sum::<f64>() / vs.len() as f64).fold(0.0, f64::max);
+            if best <= 0.0 {
+                0.0
+            } else if best >= 1.0 {
+                1.0
+            } else {
+                (own + best) / 2.0
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(16)))]
+
+        /// Root values equal those of the reference search above, for the paper's search and
+        /// every extension, with and without a witness, on positions of random plays of random
+        /// and generator deals of both mini layouts (the solver's budget decides them all).
+        #[test]
+        fn root_values_match_the_reference_search(
+            seed in 0u64..10_000,
+            spider in any::<bool>(),
+            generated in any::<bool>(),
+            depth in 1u32..4,
+            terminal_at_depth in any::<bool>(),
+            dead_ends in any::<bool>(),
+            solve_depth in 0u32..3,
+            skip in 0usize..6,
+        ) {
+            let layout = load(if spider { "mini_spider" } else { "mini_turtle" }).unwrap();
+            let source = if generated { DealSource::Generator } else { DealSource::Random };
+            let kinds = deal(&layout, source, seed, 0).unwrap();
+            let params = PlayerParams {
+                depth,
+                terminal_at_depth,
+                dead_ends,
+                solve_depth,
+                solve_nodes: crate::games::shanghai::ai::solver::NODE_BUDGET,
+                ..PlayerParams::default()
+            };
+            let reference = Reference { layout: &layout, kinds: &kinds, params: &params };
+            let mut present = layout.all();
+            let mut rng = game_rng(seed, 2);
+            for _ in 0..skip {
+                let moves = legal_moves(&layout, &present, &kinds);
+                if moves.len() < 2 {
+                    break;
+                }
+                present = Reference::without(present, moves[rng.random_range(0..moves.len())]);
+            }
+            let moves = legal_moves(&layout, &present, &kinds);
+            let expected: Vec<f64> = moves.iter().map(|&m| reference.value(present, m, 1)).collect();
+            prop_assert_eq!(&Search::new(&layout, &kinds, 9, &params).root_values(&present, &moves), &expected);
+            let mut solver = Solver::new(&layout, &kinds);
+            if solver.solve(present) == Verdict::Solvable {
+                let mut witnessed = Search::new(&layout, &kinds, 9, &params).with_witness(present, &solver.solution);
+                prop_assert_eq!(witnessed.root_values(&present, &moves), expected);
+            }
+        }
+    }
 }

@@ -97,3 +97,64 @@ pub fn tune(
     }
     Ok((best, best_rate, trials))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shanghai::catalog::load;
+
+    /// A training rate is the share of the training games (each instance played `plays`
+    /// times, seeded like the tuner's) that the player clears. (Weights of 0 leave the paper's
+    /// player the first move in tile order: weak enough to lose some.)
+    #[test]
+    fn training_rates_count_cleared_games() {
+        let layout = load("mini_turtle").unwrap();
+        let player = PlayerParams::paper(1, 1, Weights::from_array([0.0; 5]));
+        let opts = TuneOptions { instances: 5, plays: 3, player, step: 0.5, rounds: 0, seed: 4 };
+        let cleared = (0..15)
+            .filter(|&g| {
+                let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, 4, g / 3).unwrap());
+                play_out(&mut game, &VirtualPlayer { params: player }, &mut sub_rng(4, g, TUNE_STREAM))
+            })
+            .count();
+        assert!((1..15).contains(&cleared), "cleared {cleared} of 15");
+        assert_eq!(training_rate(&layout, player.weights, &opts).unwrap(), cleared as f64 / 15.0);
+    }
+
+    /// Each round tries every weight up and down by the step from the best weights so far,
+    /// keeps a trial that beats the best rate, and halves the step after a round without
+    /// one; every trial is reported as it is made.
+    #[test]
+    fn tuning_tries_each_weight_both_ways_and_keeps_gains() {
+        let layout = load("mini_turtle").unwrap();
+        let player = PlayerParams::paper(1, 1, Weights::from_array([0.0; 5]));
+        let opts = TuneOptions { instances: 6, plays: 2, player, step: 0.5, rounds: 3, seed: 4 };
+        let mut reported = Vec::new();
+        let (best, best_rate, trials) = tune(&layout, &opts, |t| reported.push(t.weights)).unwrap();
+        assert_eq!(reported, trials.iter().map(|t| t.weights).collect::<Vec<_>>());
+        assert_eq!(trials.len(), 1 + 3 * 10);
+        assert_eq!((trials[0].weights, trials[0].accepted), (player.weights, true));
+        assert_eq!(trials[0].solve_rate, training_rate(&layout, player.weights, &opts).unwrap());
+        let (mut expected_best, mut expected_rate, mut step) = (player.weights, trials[0].solve_rate, 0.5);
+        let (mut gains, mut halvings) = (0, 0);
+        for round in trials[1..].chunks(10) {
+            let mut improved = false;
+            for (j, trial) in round.iter().enumerate() {
+                let mut w = expected_best.as_array();
+                w[j / 2] += if j % 2 == 0 { step } else { -step };
+                assert_eq!(trial.weights, Weights::from_array(w));
+                assert_eq!(trial.accepted, trial.solve_rate > expected_rate);
+                if trial.accepted {
+                    (expected_best, expected_rate, improved) = (trial.weights, trial.solve_rate, true);
+                    gains += 1;
+                }
+            }
+            if !improved {
+                step /= 2.0;
+                halvings += 1;
+            }
+        }
+        assert_eq!((best, best_rate), (expected_best, expected_rate));
+        assert!(gains > 0 && halvings > 0, "{gains} gains, {halvings} halvings");
+    }
+}
