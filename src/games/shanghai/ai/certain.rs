@@ -187,9 +187,14 @@ mod tests {
         /// Along random plays of random deals, the certain move, from the kinds a player sees
         /// and from every kind, is the one of the rules as worded; remaining counts are counts.
         #[test]
-        fn certain_moves_follow_the_rules_as_worded(seed in 0u64..10_000, name in prop::sample::select(vec!["turtle", "mini_turtle", "mini_spider"])) {
+        fn certain_moves_follow_the_rules_as_worded(
+            seed in 0u64..10_000,
+            name in prop::sample::select(vec!["turtle", "mini_turtle", "mini_spider"]),
+            zero_weights in any::<bool>(),
+        ) {
             let layout = load(name).unwrap();
-            let weights = Weights::default();
+            // Weights of 0 value both of rule 4's partners alike: the first one is taken.
+            let weights = if zero_weights { Weights::from_array([0.0; 5]) } else { Weights::default() };
             along_random_play(&layout, seed, 4, |game| {
                 let obs = game.observation();
                 let n_kinds = obs.remaining.len();

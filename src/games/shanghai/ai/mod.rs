@@ -417,9 +417,18 @@ mod tests {
     #[test]
     fn params_missing_a_field_read_as_before_it() {
         let mut json = serde_json::to_value(PlayerParams::default()).unwrap();
-        let fields = ["dead_ends", "solvable_worlds", "solve_depth", "solve_nodes", "ties"];
-        for field in fields.iter().chain(&["risk_worlds", "risk_window", "risk_judge"]) {
-            json.as_object_mut().unwrap().remove(*field).unwrap();
+        let added_later = [
+            "dead_ends",
+            "solvable_worlds",
+            "solve_depth",
+            "solve_nodes",
+            "ties",
+            "risk_worlds",
+            "risk_window",
+            "risk_judge",
+        ];
+        for field in added_later {
+            json.as_object_mut().unwrap().remove(field).unwrap();
         }
         let read: PlayerParams = serde_json::from_value(json).unwrap();
         let before = PlayerParams {

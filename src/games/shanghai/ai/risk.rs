@@ -256,4 +256,24 @@ mod tests {
         }
         assert!(judged > 0 && moved > 0, "{judged} checks, {moved} played another move than the best");
     }
+
+    /// In a lost deal seen whole every world is the lost deal itself: none is judged, and
+    /// the dealing stops.
+    #[test]
+    fn a_lost_deal_has_no_world_to_judge() {
+        let layout = load("mini_spider").unwrap();
+        let mut found = 0;
+        for seed in 0..100 {
+            let game = Game::new(layout.clone(), deal(&layout, DealSource::Random, seed, 0).unwrap());
+            if Solver::new(&layout, &game.kinds).solve(game.present) == Verdict::Unsolvable {
+                let obs = Observation::peeking(&game);
+                let moves = obs.legal_moves();
+                let judged =
+                    losses(&obs, &moves, 4, RiskJudge::Locks, &PlayerParams::default(), &mut game_rng(seed, 1));
+                assert_eq!(judged, Losses { lost: vec![0; moves.len()], worlds: 0 });
+                found += 1;
+            }
+        }
+        assert!(found > 0);
+    }
 }

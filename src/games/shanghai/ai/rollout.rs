@@ -121,4 +121,24 @@ mod tests {
             .count();
         assert!((120..200).contains(&cleared), "cleared {cleared} of 200");
     }
+
+    /// `clears_after` plays the move and then the greedy player on the deal it is given.
+    #[test]
+    fn clears_after_plays_the_move_then_the_greedy_player() {
+        let layout = load("mini_turtle").unwrap();
+        let weights = Weights::default();
+        let mut outcomes = Vec::new();
+        for s in 0..20 {
+            let kinds = deal(&layout, DealSource::Generator, 1, s).unwrap();
+            let game = Game::new(layout.clone(), kinds.clone());
+            for m in game.legal_moves().into_iter().take(2) {
+                let mut after = game.clone();
+                after.play(m).unwrap();
+                let cleared = greedy_clears(&mut after, &weights);
+                assert_eq!(clears_after(&layout, &kinds, game.present, m, &weights), cleared);
+                outcomes.push(cleared);
+            }
+        }
+        assert!(outcomes.contains(&true) && outcomes.contains(&false), "{outcomes:?}");
+    }
 }
