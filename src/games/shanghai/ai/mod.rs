@@ -316,13 +316,33 @@ pub fn play_out(game: &mut Game, player: &dyn Player, rng: &mut GameRng) -> bool
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::games::shanghai::catalog::load;
     use crate::games::shanghai::generator::{DealSource, deal};
     use crate::games::shanghai::rules::tests::along_random_play;
     use crate::lab::rng::game_rng;
     use proptest::prelude::*;
+
+    /// Plays the mini turtle's generator deals `seeds` with a virtual player of `params`,
+    /// showing `visit` the deal's seed, each position, the decision taken there and the
+    /// player's rng before the move is played.
+    pub(crate) fn along_player_games(
+        params: PlayerParams,
+        seeds: std::ops::Range<u64>,
+        mut visit: impl FnMut(u64, &Game, &Decision, &mut GameRng),
+    ) {
+        let layout = load("mini_turtle").unwrap();
+        let player = VirtualPlayer { params };
+        for seed in seeds {
+            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
+            let mut rng = game_rng(seed, 1);
+            while let Some(d) = player.decide(&game.observation(), &mut rng) {
+                visit(seed, &game, &d, &mut rng);
+                game.play(d.mv).unwrap();
+            }
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(crate::lab::proptest_cases(24)))]
@@ -356,7 +376,6 @@ mod tests {
     /// a move that is no guess goes before a guess.
     #[test]
     fn ties_follow_the_rule() {
-        let layout = load("mini_turtle").unwrap();
         for (ties, dead_ends) in [(TieBreak::First, false), (TieBreak::Value, false), (TieBreak::Value, true)] {
             let params = PlayerParams {
                 n: 2,
@@ -366,36 +385,30 @@ mod tests {
                 ties: Some(ties),
                 ..PlayerParams::default()
             };
-            let player = VirtualPlayer { params };
             let (mut tied, mut guesses_tied) = (0, 0);
-            for s in 0..6 {
-                let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, s, 0).unwrap());
-                let mut rng = game_rng(s, 1);
-                while let Some(d) = player.decide(&game.observation(), &mut rng) {
-                    let best = d.values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
-                    let top: Vec<Move> = d.values.iter().filter(|v| v.1 >= best - TIE).map(|v| v.0).collect();
-                    if top.len() > 1 {
-                        tied += 1;
-                        let obs = game.observation();
-                        let free = layout.free_tiles(&obs.present);
-                        let stats = PositionStats::of(&layout, &obs.present, &obs.kinds);
-                        let key = |m: Move| {
-                            let value = match ties {
-                                TieBreak::Value => action_value(
-                                    &params.weights,
-                                    features(&layout, &obs.present, &stats, &obs.kinds, m),
-                                ),
-                                _ => 0.0,
-                            };
-                            (dead_ends && !is_guess(&obs, &free, m), value)
-                        };
-                        guesses_tied += usize::from(top.iter().any(|&m| is_guess(&obs, &free, m)));
-                        let expected = top.iter().copied().fold(top[0], |b, m| if key(m) > key(b) { m } else { b });
-                        assert_eq!(d.mv, expected, "{ties:?}, dead ends {dead_ends}");
-                    }
-                    game.play(d.mv).unwrap();
+            along_player_games(params, 0..6, |_, game, d, _| {
+                let best = d.values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+                let top: Vec<Move> = d.values.iter().filter(|v| v.1 >= best - TIE).map(|v| v.0).collect();
+                if top.len() < 2 {
+                    return;
                 }
-            }
+                tied += 1;
+                let (obs, layout) = (game.observation(), &game.layout);
+                let free = layout.free_tiles(&obs.present);
+                let stats = PositionStats::of(layout, &obs.present, &obs.kinds);
+                let key = |m: Move| {
+                    let value = match ties {
+                        TieBreak::Value => {
+                            action_value(&params.weights, features(layout, &obs.present, &stats, &obs.kinds, m))
+                        }
+                        _ => 0.0,
+                    };
+                    (dead_ends && !is_guess(&obs, &free, m), value)
+                };
+                guesses_tied += usize::from(top.iter().any(|&m| is_guess(&obs, &free, m)));
+                let expected = top.iter().copied().fold(top[0], |b, m| if key(m) > key(b) { m } else { b });
+                assert_eq!(d.mv, expected, "{ties:?}, dead ends {dead_ends}");
+            });
             assert!(tied > 0 && guesses_tied > 0, "{ties:?}: {tied} ties, {guesses_tied} with a guess");
         }
     }
@@ -447,37 +460,30 @@ mod tests {
     /// rule and no values.
     #[test]
     fn with_nothing_hidden_values_are_the_real_deals() {
-        let layout = load("mini_turtle").unwrap();
         let params = PlayerParams { n: 3, depth: 2, ..PlayerParams::default() };
-        let player = VirtualPlayer { params };
         let (mut searched, mut certain) = (0, 0);
-        for seed in 0..10 {
-            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
-            let mut rng = game_rng(seed, 1);
-            while let Some(d) = player.decide(&game.observation(), &mut rng) {
-                let obs = game.observation();
-                let rule = certain_move(&layout, &obs.present, &obs.kinds, &obs.remaining, &params.weights);
-                assert_eq!(d.certain_rule, rule.map(|c| c.rule));
-                if let Some(c) = rule {
-                    assert_eq!((d.mv, d.values.len()), (c.mv, 0));
-                    certain += 1;
-                } else if obs.unknown().count() == 0 {
-                    let moves = obs.legal_moves();
-                    let mut solver = Solver::new(&layout, &game.kinds);
-                    let mut search = Search::new(&layout, &game.kinds, 9, &params);
-                    if solver.solve_within(obs.present, SAMPLE_NODES) == Verdict::Solvable {
-                        search = search.with_witness(obs.present, &solver.solution);
-                    }
-                    let real = search.root_values(&obs.present, &moves);
-                    assert_eq!(d.values.iter().map(|v| v.0).collect::<Vec<_>>(), moves);
-                    for (v, r) in d.values.iter().zip(&real) {
-                        assert!((v.1 - r).abs() < 1e-12, "{} against {r}", v.1);
-                    }
-                    searched += 1;
+        along_player_games(params, 0..10, |_, game, d, _| {
+            let (obs, layout) = (game.observation(), &game.layout);
+            let rule = certain_move(layout, &obs.present, &obs.kinds, &obs.remaining, &params.weights);
+            assert_eq!(d.certain_rule, rule.map(|c| c.rule));
+            if let Some(c) = rule {
+                assert_eq!((d.mv, d.values.len()), (c.mv, 0));
+                certain += 1;
+            } else if obs.unknown().count() == 0 {
+                let moves = obs.legal_moves();
+                let mut solver = Solver::new(layout, &game.kinds);
+                let mut search = Search::new(layout, &game.kinds, 9, &params);
+                if solver.solve_within(obs.present, SAMPLE_NODES) == Verdict::Solvable {
+                    search = search.with_witness(obs.present, &solver.solution);
                 }
-                game.play(d.mv).unwrap();
+                let real = search.root_values(&obs.present, &moves);
+                assert_eq!(d.values.iter().map(|v| v.0).collect::<Vec<_>>(), moves);
+                for (v, r) in d.values.iter().zip(&real) {
+                    assert!((v.1 - r).abs() < 1e-12, "{} against {r}", v.1);
+                }
+                searched += 1;
             }
-        }
+        });
         assert!(searched > 0 && certain > 0, "{searched} searched, {certain} certain");
     }
 
@@ -509,34 +515,28 @@ mod tests {
     /// observed position when the solver finds one, and otherwise never.
     #[test]
     fn sampled_worlds_deal_the_hidden_kinds() {
-        let layout = load("mini_turtle").unwrap();
-        let player = VirtualPlayer { params: PlayerParams { n: 2, depth: 1, ..PlayerParams::default() } };
+        let params = PlayerParams { n: 2, depth: 1, ..PlayerParams::default() };
         let mut witnessed = 0;
-        for seed in 0..4 {
-            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
-            let mut rng = game_rng(seed, 1);
-            while let Some(d) = player.decide(&game.observation(), &mut rng) {
-                let obs = game.observation();
-                let hidden: Vec<usize> = obs.unknown().collect();
-                for solvable in [false, true] {
-                    let (mut pool, mut world) = (obs.hidden_kinds(), obs.kinds.clone());
-                    let witness = sample_world(&obs, &hidden, &mut pool, &mut world, solvable, &mut rng);
-                    let seen = obs.present.iter().filter(|&t| obs.kinds[t] != UNKNOWN);
-                    assert!(seen.into_iter().all(|t| world[t] == obs.kinds[t]));
-                    let mut dealt: Vec<Kind> = hidden.iter().map(|&t| world[t]).collect();
-                    dealt.sort_unstable();
-                    assert_eq!(dealt, obs.hidden_kinds());
-                    let Some(solution) = witness else { continue };
-                    assert!(solvable, "a witness without asking for one");
-                    let mut replay = Game::new(layout.clone(), world);
-                    replay.present = obs.present;
-                    solution.into_iter().for_each(|m| replay.play(m).unwrap());
-                    assert!(replay.is_won());
-                    witnessed += 1;
-                }
-                game.play(d.mv).unwrap();
+        along_player_games(params, 0..4, |_, game, _, rng| {
+            let obs = game.observation();
+            let hidden: Vec<usize> = obs.unknown().collect();
+            for solvable in [false, true] {
+                let (mut pool, mut world) = (obs.hidden_kinds(), obs.kinds.clone());
+                let witness = sample_world(&obs, &hidden, &mut pool, &mut world, solvable, rng);
+                let seen = obs.present.iter().filter(|&t| obs.kinds[t] != UNKNOWN);
+                assert!(seen.into_iter().all(|t| world[t] == obs.kinds[t]));
+                let mut dealt: Vec<Kind> = hidden.iter().map(|&t| world[t]).collect();
+                dealt.sort_unstable();
+                assert_eq!(dealt, obs.hidden_kinds());
+                let Some(solution) = witness else { continue };
+                assert!(solvable, "a witness without asking for one");
+                let mut replay = Game::new(game.layout.clone(), world);
+                replay.present = obs.present;
+                solution.into_iter().for_each(|m| replay.play(m).unwrap());
+                assert!(replay.is_won());
+                witnessed += 1;
             }
-        }
+        });
         assert!(witnessed > 0);
     }
 

@@ -135,7 +135,7 @@ pub fn losses(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::shanghai::ai::{Player, VirtualPlayer};
+    use crate::games::shanghai::ai::tests::along_player_games;
     use crate::games::shanghai::catalog::load;
     use crate::games::shanghai::generator::{DealSource, deal};
     use crate::games::shanghai::rules::Game;
@@ -183,28 +183,22 @@ mod tests {
     /// rollout judge loses at least the worlds the lock judge loses, and more somewhere.
     #[test]
     fn rollouts_lose_every_locked_world() {
-        let layout = load("mini_turtle").unwrap();
-        let player = VirtualPlayer { params: PlayerParams { n: 2, depth: 1, ..PlayerParams::default() } };
         let (mut judged, mut more) = (0, 0);
-        for seed in 0..6 {
-            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
-            let mut rng = game_rng(seed, 1);
-            while let Some(d) = player.decide(&game.observation(), &mut rng) {
-                let obs = game.observation();
-                if obs.unknown().count() > 0 {
-                    let moves = obs.legal_moves();
-                    let judge = |j| losses(&obs, &moves, 6, j, &PlayerParams::default(), &mut game_rng(seed, 2));
-                    let (locks, rolled) = (judge(RiskJudge::Locks), judge(RiskJudge::Rollouts));
-                    assert_eq!(locks.worlds, rolled.worlds);
-                    for (l, r) in locks.lost.iter().zip(&rolled.lost) {
-                        assert!(r >= l, "rollouts {r} < locks {l}");
-                        more += u32::from(r > l);
-                    }
-                    judged += 1;
+        let player = PlayerParams { n: 2, depth: 1, ..PlayerParams::default() };
+        along_player_games(player, 0..6, |seed, game, _, _| {
+            let obs = game.observation();
+            if obs.unknown().count() > 0 {
+                let moves = obs.legal_moves();
+                let judge = |j| losses(&obs, &moves, 6, j, &PlayerParams::default(), &mut game_rng(seed, 2));
+                let (locks, rolled) = (judge(RiskJudge::Locks), judge(RiskJudge::Rollouts));
+                assert_eq!(locks.worlds, rolled.worlds);
+                for (l, r) in locks.lost.iter().zip(&rolled.lost) {
+                    assert!(r >= l, "rollouts {r} < locks {l}");
+                    more += u32::from(r > l);
                 }
-                game.play(d.mv).unwrap();
+                judged += 1;
             }
-        }
+        });
         assert!(judged > 0 && more > 0, "{judged} positions judged, {more} moves with more rollout losses");
     }
 
@@ -213,47 +207,40 @@ mod tests {
     /// of equals), and stays out when it is off or no other move is that near.
     #[test]
     fn the_check_plays_a_near_move_that_loses_fewest() {
-        let layout = load("mini_turtle").unwrap();
-        let player = VirtualPlayer { params: PlayerParams { n: 2, depth: 1, ..PlayerParams::default() } };
         let (mut judged, mut moved) = (0, 0);
-        for seed in 0..6 {
-            let mut game = Game::new(layout.clone(), deal(&layout, DealSource::Generator, seed, 0).unwrap());
-            let mut rng = game_rng(seed, 1);
-            while let Some(d) = player.decide(&game.observation(), &mut rng) {
-                let obs = game.observation();
-                let values = &d.values;
-                let better = |i: usize, b: usize| values[i].1 > values[b].1;
-                let best = (0..values.len()).fold(0, |b, i| if better(i, b) { i } else { b });
-                for (worlds, window) in [(0, 1.0), (6, 0.0), (6, 0.05), (6, 1.0)] {
-                    let params = PlayerParams { risk_worlds: worlds, risk_window: window, ..PlayerParams::default() };
-                    let chosen = choose(&obs, values, best, better, &params, &mut game_rng(seed, 7));
-                    let near: Vec<usize> =
-                        (0..values.len()).filter(|&i| values[i].1 >= values[best].1 - window).collect();
-                    if worlds == 0 || near.len() < 2 {
-                        assert_eq!(chosen, None);
-                        continue;
-                    }
-                    let moves: Vec<Move> = near.iter().map(|&i| values[i].0).collect();
-                    let judgement = losses(&obs, &moves, worlds, params.risk_judge, &params, &mut game_rng(seed, 7));
-                    let (least, most) = (judgement.lost.iter().min().unwrap(), judgement.lost.iter().max().unwrap());
-                    let safest = near.iter().zip(&judgement.lost).filter(|(_, l)| l == &least).map(|(&i, _)| i);
-                    let pick = safest.fold(None, |b, i| match b {
-                        Some(b) if !better(i, b) => Some(b),
-                        _ => Some(i),
-                    });
-                    let line = format!(
-                        "risk check (Locks) of {} moves: {least}-{most} of {} worlds lost, played {:.3}",
-                        near.len(),
-                        judgement.worlds,
-                        values[pick.unwrap()].1
-                    );
-                    assert_eq!(chosen, Some((pick.unwrap(), line)));
-                    judged += 1;
-                    moved += usize::from(pick != Some(best));
+        let player = PlayerParams { n: 2, depth: 1, ..PlayerParams::default() };
+        along_player_games(player, 0..6, |seed, game, d, _| {
+            let obs = game.observation();
+            let values = &d.values;
+            let better = |i: usize, b: usize| values[i].1 > values[b].1;
+            let best = (0..values.len()).fold(0, |b, i| if better(i, b) { i } else { b });
+            for (worlds, window) in [(0, 1.0), (6, 0.0), (6, 0.05), (6, 1.0)] {
+                let params = PlayerParams { risk_worlds: worlds, risk_window: window, ..PlayerParams::default() };
+                let chosen = choose(&obs, values, best, better, &params, &mut game_rng(seed, 7));
+                let near: Vec<usize> = (0..values.len()).filter(|&i| values[i].1 >= values[best].1 - window).collect();
+                if worlds == 0 || near.len() < 2 {
+                    assert_eq!(chosen, None);
+                    continue;
                 }
-                game.play(d.mv).unwrap();
+                let moves: Vec<Move> = near.iter().map(|&i| values[i].0).collect();
+                let judgement = losses(&obs, &moves, worlds, params.risk_judge, &params, &mut game_rng(seed, 7));
+                let (least, most) = (judgement.lost.iter().min().unwrap(), judgement.lost.iter().max().unwrap());
+                let safest = near.iter().zip(&judgement.lost).filter(|(_, l)| l == &least).map(|(&i, _)| i);
+                let pick = safest.fold(None, |b, i| match b {
+                    Some(b) if !better(i, b) => Some(b),
+                    _ => Some(i),
+                });
+                let line = format!(
+                    "risk check (Locks) of {} moves: {least}-{most} of {} worlds lost, played {:.3}",
+                    near.len(),
+                    judgement.worlds,
+                    values[pick.unwrap()].1
+                );
+                assert_eq!(chosen, Some((pick.unwrap(), line)));
+                judged += 1;
+                moved += usize::from(pick != Some(best));
             }
-        }
+        });
         assert!(judged > 0 && moved > 0, "{judged} checks, {moved} played another move than the best");
     }
 
