@@ -84,9 +84,8 @@ impl<'a> Search<'a> {
     }
 
     /// Whether `next` (tiles of the witness's root) is known solvable: the witness's pairs
-    /// that lie wholly in `next` are kept, the tiles whose partner is gone are re-paired
-    /// within their kind (two such tiles pair; of four, the first pairing in which no tile
-    /// lies on its partner), and removing free pairs clears `next`.
+    /// that lie wholly in `next` are kept, the two tiles of a kind whose partners are gone
+    /// pair with each other, and removing free pairs clears `next`.
     fn witnessed(&self, next: &TileSet) -> bool {
         let Some((root, partner)) = &self.witness else { return false };
         if !next.minus(root).is_empty() {
@@ -94,44 +93,17 @@ impl<'a> Search<'a> {
         }
         let mut matched = [u16::MAX; 256];
         matched[..partner.len()].copy_from_slice(partner);
-        // Per kind, the tiles whose partner is gone (at most four; a layout of at most 256
-        // tiles has at most 64 kinds of four, and "not witnessed" is always a safe answer).
-        let mut orphans = [[0usize; 4]; 64];
-        let mut orphaned = [0usize; 64];
+        // Each witness pair is of one kind, and a kind has an even number of tiles in `next`,
+        // so none or two of them have lost their partner: those two pair with each other.
+        let mut unpaired: [Option<usize>; 256] = [None; 256];
         for t in next.iter().filter(|&t| partner[t] == u16::MAX || !next.contains(partner[t] as usize)) {
             let k = self.kinds[t] as usize;
-            if k >= 64 || orphaned[k] == 4 {
-                return false;
-            }
-            orphans[k][orphaned[k]] = t;
-            orphaned[k] += 1;
-        }
-        for (tiles, &n) in orphans.iter().zip(&orphaned).filter(|(_, n)| **n > 0) {
-            if !self.repair(&tiles[..n], &mut matched) {
-                return false;
+            match unpaired[k].take() {
+                Some(u) => (matched[u], matched[t]) = (t as u16, u as u16),
+                None => unpaired[k] = Some(t),
             }
         }
         pairs_clear(self.layout, *next, &matched[..partner.len()])
-    }
-
-    /// Pairs in `matched` the tiles of one kind that lost their partners (two or four of them);
-    /// false when no pairing keeps every tile off its partner.
-    fn repair(&self, tiles: &[usize], matched: &mut [u16]) -> bool {
-        let apart = |&(a, b): &(usize, usize)| self.solver.can_pair(a, b);
-        let mut pair = |(a, b): (usize, usize)| {
-            matched[a] = b as u16;
-            matched[b] = a as u16;
-        };
-        match *tiles {
-            [a, b] if apart(&(a, b)) => pair((a, b)),
-            [a, b, c, d] => {
-                let pairings = [[(a, b), (c, d)], [(a, c), (b, d)], [(a, d), (b, c)]];
-                let Some(pairs) = pairings.into_iter().find(|p| p.iter().all(apart)) else { return false };
-                pairs.into_iter().for_each(pair);
-            }
-            _ => return false,
-        }
-        true
     }
 
     /// The value of each of `moves` in the position `present`.
@@ -238,7 +210,7 @@ impl<'a> Search<'a> {
         for mi in moves {
             let v = self.value(&next, &stats, mi, d + 1);
             let k = self.kinds[mi.a as usize] as usize;
-            if k < 64 && guesses >> k & 1 == 1 {
+            if guesses >> k & 1 == 1 {
                 guessed[k].0 += v;
                 guessed[k].1 += 1;
                 continue;
@@ -257,13 +229,16 @@ impl<'a> Search<'a> {
     /// The kinds (as a bit set) that a player at `present` (whose free tiles are `free`) could
     /// only guess how to pair: four left, three free, the fourth hidden from view. The
     /// sampled world knows where the fourth lies and would pick the right pair; the player
-    /// would not, so the search rates such a choice by the mean of its pairings.
+    /// would not, so the search rates such a choice by the mean of its pairings. A deal has
+    /// at most 64 kinds ([`kind_sizes`] of at most 256 tiles), one bit each.
+    ///
+    /// [`kind_sizes`]: crate::games::shanghai::rules::kind_sizes
     fn guesses(&self, present: &TileSet, free: &TileSet) -> u64 {
         let mut left = [0u8; 64];
         let mut free_of = [0u8; 64];
         let kind = |t: usize| self.kinds[t] as usize;
-        present.iter().filter(|&t| kind(t) < 64).for_each(|t| left[kind(t)] += 1);
-        free.iter().filter(|&t| kind(t) < 64).for_each(|t| free_of[kind(t)] += 1);
+        present.iter().for_each(|t| left[kind(t)] += 1);
+        free.iter().for_each(|t| free_of[kind(t)] += 1);
         let blocked = present.minus(free);
         (0..64)
             .filter(|&k| left[k] == 4 && free_of[k] == 3)
@@ -447,6 +422,9 @@ mod tests {
         layout: &'a Layout,
         kinds: &'a [Kind],
         params: &'a PlayerParams,
+        /// Whether a guessed kind is worth the mean of its pairings (the module doc), or
+        /// each pairing counts alone (to show that the mean changes values).
+        mean_of_guesses: bool,
     }
 
     impl Reference<'_> {
@@ -515,7 +493,7 @@ mod tests {
             for mi in moves {
                 let v = self.value(next, mi, d + 1);
                 let k = self.kinds[mi.a as usize];
-                if p.dead_ends && self.is_guess(next, k) {
+                if p.dead_ends && self.mean_of_guesses && self.is_guess(next, k) {
                     let slot = *guessed.entry(k).or_insert_with(|| {
                         options.push(Vec::new());
                         options.len() - 1
@@ -534,6 +512,84 @@ mod tests {
                 (own + best) / 2.0
             }
         }
+    }
+
+    /// After a move the search plays the certain moves as the reference does; with
+    /// `dead_ends`, rule 4 then takes its other partner where the first loses and the
+    /// other does not, which the paper's search never does. Every move of random plays of
+    /// random deals (they lock more often than the generator's) of both mini layouts.
+    #[test]
+    fn certain_moves_after_a_move_match_the_reference() {
+        let mut swapped = 0;
+        for name in ["mini_turtle", "mini_spider"] {
+            let layout = load(name).unwrap();
+            for seed in 0..40 {
+                let kinds = deal(&layout, DealSource::Random, seed, 0).unwrap();
+                let mut rng = game_rng(seed, 2);
+                let mut present = layout.all();
+                loop {
+                    let moves = legal_moves(&layout, &present, &kinds);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let after = [false, true].map(|dead_ends| {
+                            let params = PlayerParams {
+                                dead_ends,
+                                solve_nodes: crate::games::shanghai::ai::solver::NODE_BUDGET,
+                                ..PlayerParams::default()
+                            };
+                            let reference =
+                                Reference { layout: &layout, kinds: &kinds, params: &params, mean_of_guesses: true };
+                            let expected = reference.after_certain_moves(Reference::without(present, m));
+                            let next = Search::new(&layout, &kinds, 9, &params).advance(&present, m);
+                            assert_eq!(next, expected, "{name} deal {seed}, dead ends {dead_ends}");
+                            next
+                        });
+                        swapped += usize::from(after[0] != after[1]);
+                    }
+                    present = Reference::without(present, moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(swapped > 0, "rule 4 never took its other partner");
+    }
+
+    /// With `dead_ends` a kind the player could only guess how to pair is worth the mean of
+    /// its pairings: root values at depth 2 equal the reference's on every position of
+    /// random plays of random deals of both mini layouts, and somewhere differ from those of
+    /// the reference that counts each pairing alone.
+    #[test]
+    fn guessed_kinds_are_worth_the_mean_of_their_pairings() {
+        let params = PlayerParams {
+            depth: 2,
+            dead_ends: true,
+            solve_nodes: crate::games::shanghai::ai::solver::NODE_BUDGET,
+            ..PlayerParams::default()
+        };
+        let mut differ = 0;
+        for name in ["mini_turtle", "mini_spider"] {
+            let layout = load(name).unwrap();
+            for seed in 0..40 {
+                let kinds = deal(&layout, DealSource::Random, seed, 0).unwrap();
+                let reference =
+                    |mean_of_guesses| Reference { layout: &layout, kinds: &kinds, params: &params, mean_of_guesses };
+                let mut rng = game_rng(seed, 2);
+                let mut present = layout.all();
+                loop {
+                    let moves = legal_moves(&layout, &present, &kinds);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let by = |mean| moves.iter().map(|&m| reference(mean).value(present, m, 1)).collect::<Vec<_>>();
+                    let values = Search::new(&layout, &kinds, 9, &params).root_values(&present, &moves);
+                    assert_eq!(values, by(true), "{name} deal {seed}");
+                    differ += usize::from(values != by(false));
+                    present = Reference::without(present, moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(differ > 0, "no guessed kind changed a value");
     }
 
     proptest! {
@@ -564,7 +620,7 @@ mod tests {
                 solve_nodes: crate::games::shanghai::ai::solver::NODE_BUDGET,
                 ..PlayerParams::default()
             };
-            let reference = Reference { layout: &layout, kinds: &kinds, params: &params };
+            let reference = Reference { layout: &layout, kinds: &kinds, params: &params, mean_of_guesses: true };
             let mut present = layout.all();
             let mut rng = game_rng(seed, 2);
             for _ in 0..skip {
