@@ -234,14 +234,13 @@ impl<'a> Search<'a> {
     ///
     /// [`kind_sizes`]: crate::games::shanghai::rules::kind_sizes
     fn guesses(&self, present: &TileSet, free: &TileSet) -> u64 {
-        let mut left = [0u8; 64];
         let mut free_of = [0u8; 64];
         let kind = |t: usize| self.kinds[t] as usize;
-        present.iter().for_each(|t| left[kind(t)] += 1);
         free.iter().for_each(|t| free_of[kind(t)] += 1);
         let blocked = present.minus(free);
+        // Pairs leave each kind an even count, so three free tiles mean four left.
         (0..64)
-            .filter(|&k| left[k] == 4 && free_of[k] == 3)
+            .filter(|&k| free_of[k] == 3)
             .filter(|&k| blocked.iter().any(|t| kind(t) == k && !self.layout.is_visible(present, t)))
             .fold(0, |m, k| m | 1 << k)
     }
