@@ -317,3 +317,62 @@ pub fn compile(path: &str, file: &TemplateFile, opts: &CompileOptions) -> Result
     let weights = weights(&table, &labels, file, opts.weight_power);
     Ok(Template::new(file.name.clone(), file.chain, labels, table, weights, opts.weight_rule))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A two-link chain: the As pop, then the Bs they held up fall together and pop. Its
+    /// boundary cells, in reading order: a above the top B, b beside it, c and d right of
+    /// the B column, e right of the bottom B.
+    const TWO_LINKS: &str = "B.....\nAB....\nAB....\nAAB...";
+
+    fn two_links(weights: Vec<(char, u32)>) -> (LabelGrid, Labels, TemplateFile) {
+        let file = TemplateFile { name: "two".into(), chain: 2, table: TWO_LINKS.into(), differ: vec![], weights };
+        let grid = LabelGrid::parse(&file.table).unwrap();
+        grid.check_chain(2).unwrap();
+        let labels = with_boundary(&grid).unwrap();
+        (grid, labels, file)
+    }
+
+    #[test]
+    fn boundary_labels_follow_the_reading_order() {
+        let (_, labels, _) = two_links(vec![]);
+        let boundary: Vec<(char, usize, usize)> = (0..HEIGHT)
+            .rev()
+            .flat_map(|r| (0..WIDTH).map(move |c| (c, r)))
+            .filter_map(|(c, r)| labels[r][c].filter(char::is_ascii_lowercase).map(|l| (l, c, r)))
+            .collect();
+        assert_eq!(boundary, vec![('a', 0, 4), ('b', 1, 3), ('c', 2, 2), ('d', 2, 1), ('e', 3, 0)]);
+    }
+
+    /// The default rule worked by hand: A differs from B (100) and touches the wall (100);
+    /// B differs from A and the five boundary labels (100 + 50) and touches the wall; each
+    /// boundary label differs from B (10), a and e touch the wall or floor (100).
+    #[test]
+    fn default_weights_count_xs_and_edges() {
+        let (grid, labels, file) = two_links(vec![]);
+        let table = truth_table(&grid, &labels, &file, &CompileOptions::default());
+        let x_of = |l: char| table.labels.iter().filter(|&&m| table.get(l, m) == Relation::Differ).collect::<String>();
+        assert_eq!((x_of('A'), x_of('B'), x_of('c')), ("B".into(), "Aabcde".into(), "B".into()));
+        let paper = [('A', 200), ('B', 250), ('a', 110), ('b', 10), ('c', 10), ('d', 10), ('e', 110)];
+        assert_eq!(weights(&table, &labels, &file, 1.0), paper);
+        let squared = [('A', 400), ('B', 625), ('a', 121), ('b', 1), ('c', 1), ('d', 1), ('e', 121)];
+        assert_eq!(weights(&table, &labels, &file, 2.0), squared);
+        let (_, _, overridden) = two_links(vec![('B', 7)]);
+        assert_eq!(weights(&table, &labels, &overridden, 2.0)[1], ('B', 7));
+    }
+
+    /// Options written before `weight_power` and `boundary_sim` existed read as the paper's
+    /// compiler.
+    #[test]
+    fn options_missing_later_fields_read_as_the_papers() {
+        let mut json =
+            serde_json::to_value(CompileOptions { weight_power: 2.0, boundary_sim: true, ..CompileOptions::default() })
+                .unwrap();
+        for field in ["weight_power", "boundary_sim"] {
+            json.as_object_mut().unwrap().remove(field).unwrap();
+        }
+        assert_eq!(serde_json::from_value::<CompileOptions>(json).unwrap(), CompileOptions::default());
+    }
+}
