@@ -326,9 +326,15 @@ mod tests {
     /// boundary cells, in reading order: a above the top B, b beside it, c and d right of
     /// the B column, e right of the bottom B.
     const TWO_LINKS: &str = "B.....\nAB....\nAB....\nAAB...";
+    /// The same chain against the right wall: its boundary labels come in the same order.
+    const TWO_LINKS_MIRRORED: &str = ".....B\n....BA\n....BA\n...BAA";
 
     fn two_links(weights: Vec<(char, u32)>) -> (LabelGrid, Labels, TemplateFile) {
-        let file = TemplateFile { name: "two".into(), chain: 2, table: TWO_LINKS.into(), differ: vec![], weights };
+        compiled(TWO_LINKS, weights)
+    }
+
+    fn compiled(table: &str, weights: Vec<(char, u32)>) -> (LabelGrid, Labels, TemplateFile) {
+        let file = TemplateFile { name: "two".into(), chain: 2, table: table.into(), differ: vec![], weights };
         let grid = LabelGrid::parse(&file.table).unwrap();
         grid.check_chain(2).unwrap();
         let labels = with_boundary(&grid).unwrap();
@@ -346,6 +352,48 @@ mod tests {
         assert_eq!(boundary, vec![('a', 0, 4), ('b', 1, 3), ('c', 2, 2), ('d', 2, 1), ('e', 3, 0)]);
     }
 
+    /// Boundary labels run from a to z: walls of body in columns 1 and 6 leave 26 boundary
+    /// cells, which fit; walls in columns 1 and 4 leave 39, which do not.
+    #[test]
+    fn at_most_26_boundary_cells() {
+        let walls = |columns: [usize; 2]| {
+            let mut cells = [[None; WIDTH]; HEIGHT];
+            cells.iter_mut().for_each(|row| columns.iter().for_each(|&c| row[c] = Some('A')));
+            with_boundary(&LabelGrid { cells })
+        };
+        let labels = walls([0, 5]).unwrap();
+        let boundary: String = labels.iter().flatten().flatten().filter(|l| l.is_ascii_lowercase()).collect();
+        assert_eq!(boundary.len(), 26);
+        assert!(boundary.contains('z'));
+        assert_eq!(walls([0, 3]).unwrap_err(), "more than 26 boundary cells");
+    }
+
+    /// A manual X holds both ways; a pair naming a label the table lacks is passed over.
+    #[test]
+    fn manual_differ_pairs_apply_where_both_labels_exist() {
+        let (grid, labels, mut file) = two_links(vec![]);
+        file.differ = vec![('b', 'c'), ('A', 'Q')];
+        let table = truth_table(&grid, &labels, &file, &CompileOptions::default());
+        assert_eq!((table.get('b', 'c'), table.get('c', 'b')), (Relation::Differ, Relation::Differ));
+        assert_eq!(table.get('a', 'b'), Relation::Any);
+    }
+
+    /// A player fills the boundary cells resting on labeled cells before firing, but not
+    /// those above the trigger: the A on top of column 2 pops first, so c above it and b
+    /// above c stay empty.
+    #[test]
+    fn fillable_boundary_leaves_the_cells_above_the_trigger() {
+        let grid = LabelGrid::parse("B.....\nA.....\nAA....\nAB....\nBB....").unwrap();
+        grid.check_chain(2).unwrap();
+        let labels = with_boundary(&grid).unwrap();
+        assert_eq!((labels[4][1], labels[3][1]), (Some('b'), Some('c')));
+        let filled = with_fillable_boundary(&grid, &labels);
+        let mut boundary: Vec<char> =
+            filled.cells.iter().flatten().flatten().copied().filter(char::is_ascii_lowercase).collect();
+        boundary.sort_unstable();
+        assert_eq!(boundary, ['a', 'd', 'e', 'f']);
+    }
+
     /// The default rule worked by hand: A differs from B (100) and touches the wall (100);
     /// B differs from A and the five boundary labels (100 + 50) and touches the wall; each
     /// boundary label differs from B (10), a and e touch the wall or floor (100).
@@ -361,6 +409,9 @@ mod tests {
         assert_eq!(weights(&table, &labels, &file, 2.0), squared);
         let (_, _, overridden) = two_links(vec![('B', 7)]);
         assert_eq!(weights(&table, &labels, &overridden, 2.0)[1], ('B', 7));
+        let (grid, labels, file) = compiled(TWO_LINKS_MIRRORED, vec![]);
+        let table = truth_table(&grid, &labels, &file, &CompileOptions::default());
+        assert_eq!(weights(&table, &labels, &file, 1.0), paper, "the right wall is an edge too");
     }
 
     /// Options written before `weight_power` and `boundary_sim` existed read as the paper's
