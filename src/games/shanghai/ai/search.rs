@@ -278,6 +278,7 @@ mod tests {
     use super::*;
     use crate::games::shanghai::catalog::load;
     use crate::games::shanghai::generator::{DealSource, deal};
+    use crate::games::shanghai::rules::tests::along_random_play;
     use crate::lab::rng::game_rng;
     use proptest::prelude::*;
     use rand::Rng;
@@ -523,15 +524,9 @@ mod tests {
         for name in ["mini_turtle", "mini_spider"] {
             let layout = load(name).unwrap();
             for seed in 0..40 {
-                let kinds = deal(&layout, DealSource::Random, seed, 0).unwrap();
-                let mut rng = game_rng(seed, 2);
-                let mut present = layout.all();
-                loop {
-                    let moves = legal_moves(&layout, &present, &kinds);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    for &m in &moves {
+                along_random_play(&layout, seed, 2, |game| {
+                    let (kinds, present) = (&game.kinds, game.present);
+                    for m in game.legal_moves() {
                         let after = [false, true].map(|dead_ends| {
                             let params = PlayerParams {
                                 dead_ends,
@@ -539,16 +534,17 @@ mod tests {
                                 ..PlayerParams::default()
                             };
                             let reference =
-                                Reference { layout: &layout, kinds: &kinds, params: &params, mean_of_guesses: true };
+                                Reference { layout: &layout, kinds, params: &params, mean_of_guesses: true };
                             let expected = reference.after_certain_moves(Reference::without(present, m));
-                            let next = Search::new(&layout, &kinds, 9, &params).advance(&present, m);
+                            let next = Search::new(&layout, kinds, 9, &params).advance(&present, m);
                             assert_eq!(next, expected, "{name} deal {seed}, dead ends {dead_ends}");
                             next
                         });
                         swapped += usize::from(after[0] != after[1]);
                     }
-                    present = Reference::without(present, moves[rng.random_range(0..moves.len())]);
-                }
+                    Ok(())
+                })
+                .unwrap();
             }
         }
         assert!(swapped > 0, "rule 4 never took its other partner");
@@ -570,22 +566,17 @@ mod tests {
         for name in ["mini_turtle", "mini_spider"] {
             let layout = load(name).unwrap();
             for seed in 0..40 {
-                let kinds = deal(&layout, DealSource::Random, seed, 0).unwrap();
-                let reference =
-                    |mean_of_guesses| Reference { layout: &layout, kinds: &kinds, params: &params, mean_of_guesses };
-                let mut rng = game_rng(seed, 2);
-                let mut present = layout.all();
-                loop {
-                    let moves = legal_moves(&layout, &present, &kinds);
-                    if moves.is_empty() {
-                        break;
-                    }
+                along_random_play(&layout, seed, 2, |game| {
+                    let (kinds, present, moves) = (&game.kinds, game.present, game.legal_moves());
+                    let reference =
+                        |mean_of_guesses| Reference { layout: &layout, kinds, params: &params, mean_of_guesses };
                     let by = |mean| moves.iter().map(|&m| reference(mean).value(present, m, 1)).collect::<Vec<_>>();
-                    let values = Search::new(&layout, &kinds, 9, &params).root_values(&present, &moves);
+                    let values = Search::new(&layout, kinds, 9, &params).root_values(&present, &moves);
                     assert_eq!(values, by(true), "{name} deal {seed}");
                     differ += usize::from(values != by(false));
-                    present = Reference::without(present, moves[rng.random_range(0..moves.len())]);
-                }
+                    Ok(())
+                })
+                .unwrap();
             }
         }
         assert!(differ > 0, "no guessed kind changed a value");
