@@ -1,17 +1,17 @@
 //! Potential maximization (paper §4.2, the PojeMaster baseline) and asobi's chain seeker.
 //!
-//! Building: among first moves that pop nothing, take the one whose continuations over the
-//! known pairs fire the largest attack at move 2 or 3. Decisions (spec §9.6-9.8): ties (e.g. no
-//! chain reachable) go to the move leaving the most same-color connections, then the lower
-//! field; special case (a) fires the best first-move chain when at most `fire_empty` cells are
-//! empty and it is at least the best build potential, or when at most `danger_empty` are empty;
-//! (b) fires a chain whose garbage would fill the opponent's column 3 (with asobi's reading,
-//! after the opponent's ready counter has cancelled its share: [`lethal`]); (c) counters when at
-//! least a row of garbage is incoming and a chain fired before it falls cancels half of it
-//! ([`counter`]); (d) plays a pop of at most 2 links as a building move when it makes more
-//! attack reachable than any non-popping move (in single-player games such a pop is not the
-//! game's fired chain). A sequence's garbage follows the game's garbage rule, the potential
-//! uses the paper's attack.
+//! Building: among first moves that pop nothing, take the one whose continuations over the known
+//! pairs fire the largest attack at move 2 or 3. Decisions (spec §9.3, §9.6-9.8): ties (e.g. no
+//! chain reachable) go to the move leaving the most same-color connections, then the fewest puyos
+//! in column 3 (whose row 12 ends the game), then enumeration order; special case (a) fires the
+//! best first-move chain when at most `fire_empty` cells are empty and it is at least the best
+//! build potential, or when at most `danger_empty` are empty; (b) fires a chain whose garbage would
+//! fill the opponent's column 3 (with asobi's reading, after the opponent's ready counter has
+//! cancelled its share: [`lethal`]); (c) counters when at least a row of garbage is incoming and a
+//! chain fired before it falls cancels half of it ([`counter`]); (d) plays a pop of at most 2 links
+//! as a building move when it makes more attack reachable than any non-popping move (in
+//! single-player games such a pop is not the game's fired chain). A sequence's garbage follows the
+//! game's garbage rule, the potential uses the paper's attack.
 
 use serde::{Deserialize, Serialize};
 
@@ -243,7 +243,8 @@ pub fn decide_keeping(
     let field = obs.field;
     let pairs = &obs.pairs[..params.depth.clamp(1, obs.pairs.len().max(1)).min(obs.pairs.len())];
     let (&pair, rest) = pairs.split_first()?;
-    // Building moves as (potential, connections, -height, placement); `fallback` breaks `keep`.
+    // Building moves as (potential, connections, -puyos in column 3, placement); every one adds
+    // the same two puyos. `fallback` breaks `keep`.
     let mut build: Option<(f64, u32, i32, Placement)> = None;
     let mut fallback: Option<(f64, u32, i32, Placement)> = None;
     let mut fire: Option<(u32, u32, u32, Placement)> = None; // (attack, garbage, links, placement)
@@ -271,7 +272,7 @@ pub fn decide_keeping(
             continue;
         }
         let pot = continuation(params, &f, rest);
-        let key = (pot, connections(&f), -(f.count() as i32 + f.occupied().column_bits(2).count_ones() as i32));
+        let key = (pot, connections(&f), -(f.occupied().column_bits(2).count_ones() as i32));
         let slot = if keep(&f) { &mut build } else { &mut fallback };
         if slot.is_none_or(|(bp, bc, bh, _)| (key.0, key.1, key.2) > (bp, bc, bh)) {
             *slot = Some((key.0, key.1, key.2, p));
@@ -296,5 +297,108 @@ pub fn decide_keeping(
         Some((pot, _, _, p)) => Some(PotentialChoice { placement: p, fires: false, attack: pot }),
         // Every move dies: play any legal one.
         None => any.map(|p| PotentialChoice { placement: p, fires: false, attack: 0.0 }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::puyo::rules::Puyo::{Blue, Garbage, Green, Red, Yellow};
+
+    fn field(ascii: &str) -> Field {
+        Field::from_ascii(ascii).unwrap()
+    }
+
+    #[test]
+    fn empty_cells_and_connections_count_the_visible_rows_only() {
+        // Reds: 3 vertical + 1 horizontal neighbours, greens 1 + 1, yellows 1.
+        let mut f = field("R.....\nRG....\nRR....\nRGGY..\nYYGB..");
+        assert_eq!((empty_cells(&f), connections(&f)), (72 - 13, 4 + 2 + 1));
+        // Columns 2-3 filled with blues that touch no blue, then two greens side by side on
+        // the hidden 13th row.
+        for col in 1..=2 {
+            while f.height(col) < 12 {
+                f.drop_puyo(col, if (f.height(col) + col) % 2 == 1 { Blue } else { Garbage });
+            }
+            f.drop_puyo(col, Green);
+        }
+        assert_eq!(f.height(1), 13);
+        assert_eq!((empty_cells(&f), connections(&f)), (72 - 13 - 18, 4 + 2 + 1));
+    }
+
+    #[test]
+    fn triggers_are_the_fewest_puyos_of_one_colour_that_pop_in_each_column() {
+        // One red dropped into column 1 or 2 pops the reds, the blue falls onto three blues:
+        // two links. One blue beside the blues pops them (with the blue on column 3: five).
+        let f = field("..B...\nRRRBBB");
+        let mut found = Vec::new();
+        for_each_trigger(&f, 2, |t, after| {
+            found.push((t.col, t.color, t.puyos, t.chain.links, t.chain.popped, after.count()))
+        });
+        let expected = [
+            (0, Red, 1, 2, 8, 0),
+            (1, Red, 1, 2, 8, 0),
+            (3, Blue, 1, 1, 5, 3),
+            (4, Blue, 1, 1, 4, 4),
+            (5, Blue, 1, 1, 4, 4),
+        ];
+        assert_eq!(found, expected);
+        assert_eq!(virtual_potential(&f), 6, "3·2·1: two links of four");
+        assert_eq!(ready_garbage(&f, GarbageRule::Paper), 6);
+        assert_eq!(ready_garbage(&f, GarbageRule::Tsu), 360 / 70, "40 + 320 points of the two-link chain");
+        // Two reds need two more: found with two puyos, not with one.
+        let pair = field("RR....");
+        let mut two = Vec::new();
+        for_each_trigger(&pair, 2, |t, _| two.push((t.col, t.puyos)));
+        assert_eq!(two, [(0, 2), (1, 2), (2, 2)]);
+        for_each_trigger(&pair, 1, |t, _| panic!("one puyo cannot pop two: {t:?}"));
+    }
+
+    #[test]
+    fn kill_garbage_fills_column_three_to_row_twelve() {
+        assert_eq!(kill_garbage(&Field::new()), 72);
+        let mut f = field("..R...\n..G...");
+        assert_eq!(kill_garbage(&f), 60);
+        while f.drop_puyo(2, Garbage) {}
+        assert_eq!(kill_garbage(&f), 0, "thirteen high");
+    }
+
+    /// With virtual drops on, a building move is worth (one pair read) the weighted attack of
+    /// the chain that 1-2 dropped puyos start on the field it leaves.
+    #[test]
+    fn virtual_drops_weigh_the_chain_a_dropped_puyo_would_start() {
+        let f = field("RR.BBB");
+        let pairs = [Pair { axis: Red, child: Blue }];
+        let obs = Observation::alone(&f, &pairs);
+        for virtual_drop in [0.0, 0.5, 2.0] {
+            let params = PotentialParams { depth: 1, virtual_drop, ..Default::default() };
+            let choice = decide(&params, &obs).unwrap();
+            let mut after = f;
+            assert_eq!(after.play(pairs[0], choice.placement).unwrap().links, 0);
+            assert_eq!(choice.attack, virtual_drop * virtual_potential(&after) as f64, "{choice:?}\n{after}");
+            assert!(virtual_drop == 0.0 || choice.attack >= virtual_drop * 6.0, "{choice:?}\n{after}");
+        }
+    }
+
+    /// Special case (d) takes, of the pops of at most two links, the one after which the most
+    /// attack is reachable: here the pair upright on column 4, its blue falling where the reds
+    /// were, not the pair lying across columns 3-4, which comes first in enumeration order.
+    #[test]
+    fn the_clearing_pop_opens_the_most_attack() {
+        let f = field(super::super::tests::BLOCKING_REDS);
+        let pairs = [Pair { axis: Blue, child: Red }, Pair { axis: Yellow, child: Blue }];
+        let params = PotentialParams { depth: 2, ..Default::default() };
+        let choice = decide(&params, &Observation::alone(&f, &pairs)).unwrap();
+        let pops: Vec<(Placement, f64)> = f
+            .legal_placements(pairs[0])
+            .filter_map(|p| {
+                let mut after = f;
+                let links = after.play(pairs[0], p).unwrap().links;
+                (1..=MAX_CLEAR_LINKS).contains(&links).then(|| (p, continuation(&params, &after, &pairs[1..])))
+            })
+            .collect();
+        let best = pops.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert!(pops[0].1 < best.1, "{pops:?}");
+        assert_eq!((choice.placement, choice.fires, choice.attack), (best.0, false, best.1), "{pops:?}");
     }
 }

@@ -6,7 +6,7 @@
 use rand::{Rng, SeedableRng};
 
 use super::*;
-use crate::games::puyo::rules::{Puyo, pair_sequence};
+use crate::games::puyo::rules::{Chain, Puyo, pair_sequence};
 use crate::lab::rng::GameRng;
 
 /// A field after up to `moves` random placements of random pairs (fewer if it dies).
@@ -55,20 +55,28 @@ fn ais_never_return_illegal_moves() {
     }
 }
 
+/// Special case (d)'s position: a red group on column 4 blocks a chain that the next pair
+/// fires once it has popped.
+pub(super) const BLOCKING_REDS: &str = "..R...\n..G...\n..G...\n..B...\n..B...\n..R...\n..R...\nG.GR..\nGRBB..\nYYRY..";
+
+/// Potential maximization (two pairs read) placing a red-blue pair on [`BLOCKING_REDS`] while
+/// keeping `keep`: the choice and the chain it set off.
+fn decide_over_blocking_reds(keep: impl Fn(&Field) -> bool) -> (potential::PotentialChoice, Chain) {
+    use crate::games::puyo::rules::Puyo::{Blue, Red, Yellow};
+    let field = Field::from_ascii(BLOCKING_REDS).unwrap();
+    let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Yellow, child: Blue }];
+    let params = potential::PotentialParams { depth: 2, ..Default::default() };
+    let choice = potential::decide_keeping(&params, &Observation::alone(&field, &pairs), keep, 8).unwrap();
+    let mut after = field;
+    (choice, after.play(pairs[0], choice.placement).unwrap())
+}
+
 /// Special case (d): popping the red group on column 4 (one link) opens a chain for the next
 /// pair, so potential maximization plays it as a building move, not as its fired chain.
 #[test]
 fn potential_pops_blocking_puyos_to_open_a_chain() {
-    use crate::games::puyo::rules::Puyo::{Blue, Red, Yellow};
-    let field =
-        Field::from_ascii("..R...\n..G...\n..G...\n..B...\n..B...\n..R...\n..R...\nG.GR..\nGRBB..\nYYRY..").unwrap();
-    let pairs = [Pair { axis: Red, child: Blue }, Pair { axis: Yellow, child: Blue }];
-    let obs = Observation::alone(&field, &pairs);
-    let params = potential::PotentialParams { depth: 2, ..Default::default() };
-    let c = potential::decide(&params, &obs).unwrap();
-    let mut after = field;
-    let chain = after.play(pairs[0], c.placement).unwrap();
-    assert!(!c.fires && chain.links > 0 && c.attack > 0.0, "{c:?}\n{field}");
+    let (c, chain) = decide_over_blocking_reds(|_| true);
+    assert!(!c.fires && chain.links > 0 && c.attack > 0.0, "{c:?}");
 }
 
 /// Special case (c): a row of garbage is incoming. With three placements before it falls,
@@ -91,6 +99,11 @@ fn potential_counters_with_a_chain_fired_before_the_garbage_falls() {
     let unhurried = potential::decide(&params, &under_attack(&field, &pairs, 3)).unwrap();
     let hurried = potential::decide(&params, &under_attack(&field, &pairs, 2)).unwrap();
     assert!(!hurried.fires && hurried.attack >= 3.0 && unhurried.attack > hurried.attack, "{hurried:?} {unhurried:?}");
+    // The counter is played while it cancels at least half of what is pending.
+    let twice_its_garbage = 2 * hurried.attack as u32;
+    let pending = |pending| Observation { pending, ..under_attack(&field, &pairs, 2) };
+    assert_eq!(potential::decide(&params, &pending(twice_its_garbage)).unwrap(), hurried);
+    assert!(potential::decide(&params, &pending(twice_its_garbage + 1)).unwrap().attack > hurried.attack);
     let mut after = field;
     after.play(pairs[0], hurried.placement).unwrap();
     let fired = potential::decide(&params, &under_attack(&after, &pairs[1..], 1)).unwrap();
@@ -126,6 +139,9 @@ fn a_lethal_chain_waits_for_the_opponents_counter_with_asobis_reading() {
     assert!(fires(&bare, false) && fires(&bare, true));
     assert!(fires(&countering, false));
     assert!(!fires(&countering, true));
+    // One row lower the tower needs two more rows of garbage: not lethal by either reading.
+    let lower = Field::from_ascii(&tower[tower.find('\n').unwrap() + 1..]).unwrap();
+    assert!(!fires(&lower, false) && !fires(&lower, true));
 }
 
 /// Potential maximization over a one-link "formation" (three reds, a red in the pair) that
@@ -400,4 +416,86 @@ fn asobis_versus_player_reads_as_deep_as_potential_maximization() {
         differs_at_two_pairs += usize::from(potential::decide(&two_pairs, &obs).unwrap().placement != played);
     }
     assert!(differs_at_two_pairs > 0, "the positions do not tell the depths apart");
+}
+
+/// Three reds on column 1 and garbage elsewhere, `empty` visible cells left (at least 10).
+fn three_reds_and_garbage(empty: u32) -> Field {
+    let mut f = Field::from_ascii("R.....\nR.....\nR.....").unwrap();
+    // Column 3 stops at 11 rows: a 12th would end the game.
+    for (col, rows) in [(1, 12), (3, 12), (4, 12), (5, 12), (2, 11)] {
+        while f.height(col) < rows && potential::empty_cells(&f) > empty {
+            f.drop_puyo(col, Puyo::Garbage);
+        }
+    }
+    assert_eq!(potential::empty_cells(&f), empty);
+    f
+}
+
+/// Special case (a) with nothing to build (one pair read, no chain beyond the red one): the
+/// red link fires once at most `fire_empty` cells are empty, and with (a)'s first half off
+/// once at most `danger_empty` are.
+#[test]
+fn potential_fires_at_the_empty_cell_thresholds() {
+    let pairs = [Pair { axis: Puyo::Red, child: Puyo::Blue }];
+    let choice = |empty, fire_empty| {
+        let params = potential::PotentialParams { depth: 1, fire_empty, ..Default::default() };
+        potential::decide(&params, &Observation::alone(&three_reds_and_garbage(empty), &pairs)).unwrap()
+    };
+    let fires = |empty, fire_empty| choice(empty, fire_empty).fires;
+    assert!(fires(24, 24) && !fires(25, 24));
+    assert!(fires(12, 0) && !fires(13, 0));
+    // Of the equal chains (one link of four reds), the first in enumeration order fires.
+    let first_pop = first_placement(&three_reds_and_garbage(24), pairs[0], |_, chain| chain.links > 0);
+    assert_eq!(Some(choice(24, 24).placement), first_pop);
+}
+
+/// The first placement of `pair` on `field` in enumeration order whose result satisfies `wanted`.
+fn first_placement(field: &Field, pair: Pair, wanted: impl Fn(&Field, Chain) -> bool) -> Option<Placement> {
+    field.legal_placements(pair).find(|&p| {
+        let mut after = *field;
+        let chain = after.play(pair, p).unwrap();
+        wanted(&after, chain)
+    })
+}
+
+/// With no chain in reach, potential maximization keeps colours together (a red beside the
+/// red on column 6), then stays off column 3, whose height ends the game, then takes the first
+/// such placement in enumeration order (spec §9.3).
+#[test]
+fn potential_ties_go_to_connections_then_off_column_three() {
+    let pair = Pair { axis: Puyo::Red, child: Puyo::Blue };
+    let params = potential::PotentialParams { depth: 1, ..Default::default() };
+    // What the best moves leave, given the field before and after.
+    type Best = fn(&Field, &Field) -> bool;
+    let beside_the_red: Best = |_, after| after.get(4, 0) == Some(Puyo::Red) || after.get(5, 1) == Some(Puyo::Red);
+    let off_column_three: Best = |before, after| after.occupied().column_bits(2) == before.occupied().column_bits(2);
+    let cases = [(".....R", beside_the_red), ("......", off_column_three), ("..G...", off_column_three)];
+    for (ascii, best) in cases {
+        let field = Field::from_ascii(ascii).unwrap();
+        let choice = potential::decide(&params, &Observation::alone(&field, &[pair])).unwrap();
+        let first_best = first_placement(&field, pair, |after, _| best(&field, after));
+        assert_eq!(Some(choice.placement), first_best, "{choice:?}\n{field}");
+    }
+}
+
+/// Of the chains at hand, the one with the largest attack fires: the pair upright in column 5
+/// pops the reds and drops both blues onto the blues (two links, the second of five: attack
+/// 3·2·1 + 2·1), other reds pop two links of four (6), a blue in columns 1-3 one link.
+#[test]
+fn potential_fires_its_largest_chain() {
+    let field = Field::from_ascii("...B..\nBBBRRR").unwrap();
+    let pairs = [Pair { axis: Puyo::Red, child: Puyo::Blue }];
+    let params = potential::PotentialParams { depth: 1, fire_empty: 72, ..Default::default() };
+    let choice = potential::decide(&params, &Observation::alone(&field, &pairs)).unwrap();
+    let mut after = field;
+    let chain = after.play(pairs[0], choice.placement).unwrap();
+    assert!(choice.fires && chain.links == 2 && choice.attack == 8.0, "{choice:?}\n{after}");
+}
+
+/// Special case (d)'s pop is a building move, so it too must keep what `keep` protects: with a
+/// formation every move breaks, the pop that opens a chain is not played.
+#[test]
+fn a_clearing_pop_must_keep_the_formation_too() {
+    let (c, chain) = decide_over_blocking_reds(|_| false);
+    assert_eq!(chain.links, 0, "{c:?}");
 }
